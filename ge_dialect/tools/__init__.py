@@ -1,0 +1,1 @@
+"""Command-line drivers (the top layer): ge-opt."""
