@@ -472,6 +472,14 @@ class ConstOp(IRDLOperation):
                     f"value has shape {_shape_str(value.get_shape())}, expected the physical "
                     f"shape {_shape_str(expected)} of {t}"
                 )
+            if tensor_format(t) in _C0_FORMATS:
+                physical = dense_to_numpy(value)
+                if not np.array_equal(to_physical(t, to_logical(t, physical)), physical):
+                    raise VerifyException(
+                        f"value has nonzero padding lanes: every lane beyond the logical "
+                        f"shape {_shape_str(t.get_shape())} of a {tensor_format(t)} constant "
+                        "must be zero"
+                    )
         elif isinstance(value, ExternalDataAttr):
             nbytes = math.prod(expected) * itemsize(t.element_type)
             if value.length.data != nbytes:

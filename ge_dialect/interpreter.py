@@ -1,0 +1,262 @@
+"""The reference interpreter of the `ge` dialect: the numerical oracle of every pass.
+
+Runtime values are the *physical* arrays of their types (an NC1HWC0 value is a 5-D array
+with zero padding lanes, a FRACTAL_Z weight is 4-D fractal storage).  Each op converts its
+operands to logical arrays, computes on them in float64 (integers in int32) and converts
+the result back to its type's physical layout, rounding once to the result dtype.  So a
+kernel with f(0) != 0 keeps padding lanes zero, and a wrong encoding gives wrong numbers.
+
+Convolution is a direct sliding-window sum over kernel taps (no im2col), written
+independently of the simulator's kernels.
+
+    outputs = run_function(module, [x])          # logical numpy arrays in and out
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
+from xdsl.interpreters.func import FuncFunctions
+from xdsl.ir import Operation, SSAValue
+
+from ge_dialect import ge
+from ge_dialect.diagnostics import GeError
+from ge_dialect.weights import const_array
+
+
+def _logical(value: SSAValue, physical: np.ndarray) -> np.ndarray:
+    t = value.type
+    assert isinstance(t, TensorType)
+    return ge.to_logical(t, physical)
+
+
+def _result(op: Operation, logical: np.ndarray, index: int = 0) -> np.ndarray:
+    """Rounds once to the result dtype and lays the result out physically."""
+    t = op.results[index].type
+    assert isinstance(t, TensorType)
+    dtype = ge.np_dtype(t.element_type)
+    if np.issubdtype(dtype, np.integer):
+        info = np.iinfo(dtype)
+        logical = np.clip(np.rint(logical) if logical.dtype.kind == "f" else logical, info.min, info.max)
+    return ge.to_physical(t, np.asarray(logical).astype(dtype))
+
+
+def _operands(op: Operation, args: tuple[Any, ...]) -> list[np.ndarray]:
+    return [_logical(v, a) for v, a in zip(op.operands, args, strict=True)]
+
+
+def _wide(a: np.ndarray) -> np.ndarray:
+    """float64 for floats, int32 for small integers: exact enough to round once."""
+    return a.astype(np.float64) if a.dtype.kind == "f" else a.astype(np.int32)
+
+
+def conv2d_reference(
+    x: np.ndarray,
+    w: np.ndarray,
+    strides: Sequence[int] = (1, 1),
+    pads: Sequence[int] = (0, 0, 0, 0),
+    dilations: Sequence[int] = (1, 1),
+    groups: int = 1,
+) -> np.ndarray:
+    """Direct grouped 2-D convolution of NCHW `x` with OIHW `w` in float64.
+
+    `pads` is GE's [top, bottom, left, right].  Each kernel tap (i, j) adds the strided
+    window of the padded input it sees, contracted over the group's input channels.
+    """
+    n, c, h, wd = x.shape
+    o, cg, kh, kw = w.shape
+    sh, sw = strides
+    dh, dw = dilations
+    top, bottom, left, right = pads
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (top, bottom), (left, right)))
+    ho = (h + top + bottom - dh * (kh - 1) - 1) // sh + 1
+    wo = (wd + left + right - dw * (kw - 1) - 1) // sw + 1
+    og = o // groups
+    xg = xp.reshape(n, groups, cg, xp.shape[2], xp.shape[3])
+    wg = w.astype(np.float64).reshape(groups, og, cg, kh, kw)
+    out = np.zeros((n, groups, og, ho, wo))
+    for i in range(kh):
+        for j in range(kw):
+            r0, c0 = i * dh, j * dw
+            window = xg[:, :, :, r0 : r0 + sh * (ho - 1) + 1 : sh, c0 : c0 + sw * (wo - 1) + 1 : sw]
+            out += np.einsum("ngchw,goc->ngohw", window, wg[:, :, :, i, j])
+    return out.reshape(n, o, ho, wo)
+
+
+def _conv(op: ge.Conv2DOp | ge.FusedConv2DOp, x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    return conv2d_reference(
+        x,
+        w,
+        op.strides.get_values(),
+        op.pads.get_values(),
+        op.dilations.get_values(),
+        op.groups.value.data,
+    )
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    out = np.empty_like(x)
+    pos = x >= 0
+    out[pos] = 1.0 / (1.0 + np.exp(-x[pos]))
+    ex = np.exp(x[~pos])
+    out[~pos] = ex / (1.0 + ex)
+    return out
+
+
+def _activation(name: str, x: np.ndarray, alpha: float | None) -> np.ndarray:
+    if name == ge.Activation.NONE:
+        return x
+    if name == ge.Activation.RELU:
+        return np.maximum(x, 0)
+    if name == ge.Activation.RELU6:
+        return np.clip(x, 0, 6)
+    if name == ge.Activation.LEAKY_RELU:
+        assert alpha is not None
+        return np.where(x >= 0, x, x * alpha)
+    if name == ge.Activation.SIGMOID:
+        return _sigmoid(x)
+    raise AssertionError(name)
+
+
+def _f32(value: float) -> float:
+    """An f32 attribute's value as the f32 number it denotes."""
+    return float(np.float32(value))
+
+
+@register_impls
+class GeFunctions(InterpreterFunctions):
+    """Reference implementations of the `ge` ops on physical numpy arrays."""
+
+    @impl(ge.ConstOp)
+    def run_const(self, interp: Interpreter, op: ge.ConstOp, args: tuple[Any, ...]):
+        return (const_array(op),)
+
+    @impl(ge.Conv2DOp)
+    def run_conv2d(self, interp: Interpreter, op: ge.Conv2DOp, args: tuple[Any, ...]):
+        x, w, *rest = _operands(op, args)
+        out = _conv(op, x, w)
+        if rest:
+            out += _wide(rest[0]).reshape(1, -1, 1, 1)
+        return (_result(op, out),)
+
+    @impl(ge.FusedConv2DOp)
+    def run_fused_conv2d(self, interp: Interpreter, op: ge.FusedConv2DOp, args: tuple[Any, ...]):
+        x, w, *rest = _operands(op, args)
+        out = _conv(op, x, w)
+        rest_values = list(rest)
+        if op.bias is not None:
+            out += _wide(rest_values.pop(0)).reshape(1, -1, 1, 1)
+        if op.residual is not None:
+            out += _wide(rest_values.pop(0))
+        alpha = None if op.alpha is None else _f32(op.alpha.value.data)
+        return (_result(op, _activation(op.activation.data, out, alpha)),)
+
+    @impl(ge.BatchNormOp)
+    def run_batch_norm(self, interp: Interpreter, op: ge.BatchNormOp, args: tuple[Any, ...]):
+        x, scale, offset, mean, var = (_wide(a) for a in _operands(op, args))
+        shape = (1, -1, 1, 1)
+        eps = _f32(op.epsilon.value.data)
+        inv = scale.reshape(shape) / np.sqrt(var.reshape(shape) + eps)
+        out = (x - mean.reshape(shape)) * inv + offset.reshape(shape)
+        return (_result(op, out),)
+
+    @impl(ge.ReluOp)
+    def run_relu(self, interp: Interpreter, op: ge.ReluOp, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        return (_result(op, np.maximum(_wide(x), 0)),)
+
+    @impl(ge.Relu6Op)
+    def run_relu6(self, interp: Interpreter, op: ge.Relu6Op, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        return (_result(op, np.clip(_wide(x), 0, 6)),)
+
+    @impl(ge.LeakyReluOp)
+    def run_leaky_relu(self, interp: Interpreter, op: ge.LeakyReluOp, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        return (_result(op, _activation("leaky_relu", _wide(x), _f32(op.alpha.value.data))),)
+
+    @impl(ge.SigmoidOp)
+    def run_sigmoid(self, interp: Interpreter, op: ge.SigmoidOp, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        return (_result(op, _sigmoid(_wide(x))),)
+
+    @impl(ge.ClipOp)
+    def run_clip(self, interp: Interpreter, op: ge.ClipOp, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        lo, hi = _f32(op.min.value.data), _f32(op.max.value.data)
+        return (_result(op, np.clip(_wide(x), lo, hi)),)
+
+    @impl(ge.AddOp)
+    def run_add(self, interp: Interpreter, op: ge.AddOp, args: tuple[Any, ...]):
+        a, b = (_wide(v) for v in _operands(op, args))
+        return (_result(op, a + b),)
+
+    @impl(ge.SubOp)
+    def run_sub(self, interp: Interpreter, op: ge.SubOp, args: tuple[Any, ...]):
+        a, b = (_wide(v) for v in _operands(op, args))
+        return (_result(op, a - b),)
+
+    @impl(ge.MulOp)
+    def run_mul(self, interp: Interpreter, op: ge.MulOp, args: tuple[Any, ...]):
+        a, b = (_wide(v) for v in _operands(op, args))
+        return (_result(op, a * b),)
+
+    @impl(ge.TransDataOp)
+    def run_trans_data(self, interp: Interpreter, op: ge.TransDataOp, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        return (_result(op, x),)
+
+
+def find_function(module: ModuleOp, name: str | None = None) -> func.FuncOp:
+    """The function called `name`, or the module's first function."""
+    funcs = [op for op in module.ops if isinstance(op, func.FuncOp)]
+    for f in funcs:
+        if name is None or f.sym_name.data == name:
+            return f
+    if name is None:
+        raise GeError("error: the module has no function to run")
+    raise GeError(f"error: the module has no function '@{name}'")
+
+
+def run_function(
+    module: ModuleOp,
+    inputs: Sequence[np.ndarray] | Mapping[int, np.ndarray],
+    function: str | None = None,
+    physical: bool = False,
+) -> list[np.ndarray]:
+    """Runs a function of `module` on logical numpy inputs; returns logical outputs.
+
+    With `physical=True` inputs and outputs are the physical arrays of their types (an
+    NC1HWC0 argument takes a 5-D array), which shows padding lanes.
+    """
+    f = find_function(module, function)
+    arg_types = f.function_type.inputs.data
+    values = list(inputs.values()) if isinstance(inputs, Mapping) else list(inputs)
+    if len(values) != len(arg_types):
+        raise GeError(
+            f"error: @{f.sym_name.data} takes {len(arg_types)} inputs, got {len(values)}"
+        )
+    args = []
+    for i, (t, value) in enumerate(zip(arg_types, values)):
+        assert isinstance(t, TensorType)
+        value = np.asarray(value)
+        expected = ge.physical_shape(t) if physical else tuple(t.get_shape())
+        if value.shape != tuple(expected):
+            raise GeError(
+                f"error: input #{i} has shape {list(value.shape)}, expected {list(expected)}"
+            )
+        dtype = ge.np_dtype(t.element_type)
+        args.append(value.astype(dtype) if physical else ge.to_physical(t, value.astype(dtype)))
+    interp = Interpreter(module)
+    interp.register_implementations(FuncFunctions())
+    interp.register_implementations(GeFunctions())
+    outputs = interp.call_op(f, tuple(args))
+    if physical:
+        return [np.asarray(o) for o in outputs]
+    result_types = f.function_type.outputs.data
+    return [ge.to_logical(t, np.asarray(o)) for t, o in zip(result_types, outputs)]  # type: ignore[arg-type]

@@ -1,0 +1,9 @@
+// The bundled example parses, verifies, round-trips and is valid upstream MLIR.
+// RUN: ge-opt %examples/resnet_block.mlir | ge-opt | filecheck %s
+// RUN: ge-opt %examples/resnet_block.mlir --print-op-generic | %mlir-opt -o /dev/null
+
+// CHECK-LABEL: func.func @resnet_block
+// CHECK-COUNT-2: ge.conv2d
+// CHECK: ge.add
+// CHECK: ge.relu
+// CHECK: func.return
