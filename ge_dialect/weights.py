@@ -8,17 +8,16 @@ A `ge.const` holds its physical array in one of three ways (see `ge.ConstOp`):
   lazily with `np.memmap` (nothing is read until the numbers are needed);
 - elided, `#ge.elided`: printed for reading only; `const_array` refuses it.
 
-Relative paths are resolved against `data_dir()`, which tools set with `using_data_dir`
-to the directory of the IR file they read.  `externalize` and `elide` rewrite a module's
-constants before printing.
+Relative paths are resolved against the directory of the IR file the module was read from,
+which the reader records with `set_data_dir(module, dir)` (the current directory when
+none was recorded).  `externalize` and `elide` rewrite a module's constants before printing.
 """
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import math
 import os
+import weakref
 from collections.abc import Iterator
 
 import numpy as np
@@ -28,29 +27,30 @@ from xdsl.ir import Operation
 from ge_dialect import ge
 from ge_dialect.diagnostics import GeError, op_error
 
-_DATA_DIR: contextvars.ContextVar[str] = contextvars.ContextVar("ge_data_dir", default=".")
+_DATA_DIRS: weakref.WeakKeyDictionary[Operation, str] = weakref.WeakKeyDictionary()
 
 ALIGNMENT = 64
 """Byte alignment of each constant in an external data file."""
 
 
-def data_dir() -> str:
-    """The directory relative external-data paths are resolved against."""
-    return _DATA_DIR.get()
+def _toplevel(op: Operation) -> Operation:
+    while (parent := op.parent_op()) is not None:
+        op = parent
+    return op
 
 
-@contextlib.contextmanager
-def using_data_dir(path: str) -> Iterator[None]:
-    """Resolve relative external-data paths against `path` inside the `with` block."""
-    token = _DATA_DIR.set(path or ".")
-    try:
-        yield
-    finally:
-        _DATA_DIR.reset(token)
+def set_data_dir(module: Operation, directory: str) -> None:
+    """Records that `module` was read from a file in `directory`."""
+    _DATA_DIRS[module] = directory or "."
 
 
-def resolve(path: str) -> str:
-    return path if os.path.isabs(path) else os.path.join(data_dir(), path)
+def data_dir(op: Operation) -> str:
+    """The directory relative external-data paths of `op`'s module are resolved against."""
+    return _DATA_DIRS.get(_toplevel(op), ".")
+
+
+def resolve(path: str, op: Operation) -> str:
+    return path if os.path.isabs(path) else os.path.join(data_dir(op), path)
 
 
 def const_array(op: ge.ConstOp) -> np.ndarray:
@@ -63,7 +63,7 @@ def const_array(op: ge.ConstOp) -> np.ndarray:
     if isinstance(value, ge.ElidedAttr):
         raise op_error(op, "constant data was elided when this IR was printed; it cannot be computed with")
     assert isinstance(value, ge.ExternalDataAttr)
-    path = resolve(value.path.data)
+    path = resolve(value.path.data, op)
     shape = ge.physical_shape(t)
     dtype = ge.np_dtype(t.element_type)
     offset, length = value.offset.data, value.length.data
@@ -148,12 +148,12 @@ def externalize(module: ModuleOp, writer: ExternalWriter, larger_than: int) -> i
 
 
 def rebase_external_paths(module: ModuleOp, out_dir: str) -> None:
-    """Rewrites relative external paths (resolved against `data_dir()`) relative to `out_dir`."""
+    """Rewrites relative external paths so that they are relative to `out_dir`."""
     for op in _consts(module):
         value = op.value
         if isinstance(value, ge.ExternalDataAttr) and not os.path.isabs(value.path.data):
             new = os.path.relpath(
-                os.path.abspath(resolve(value.path.data)), os.path.abspath(out_dir or ".")
+                os.path.abspath(resolve(value.path.data, op)), os.path.abspath(out_dir or ".")
             )
             if new != value.path.data:
                 op.properties["value"] = ge.ExternalDataAttr(
@@ -178,7 +178,7 @@ __all__ = [
     "const_array",
     "const_logical",
     "data_dir",
-    "using_data_dir",
+    "set_data_dir",
     "externalize",
     "elide",
     "rebase_external_paths",

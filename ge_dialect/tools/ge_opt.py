@@ -255,23 +255,23 @@ class GeOptMain(xDSLOptMain):
         self._writer = None
         ok = False
         try:
-            with weights.using_data_dir(input_dir):
-                for i, (chunk, offset) in enumerate(self.chunks(text)):
-                    if i > 0:
-                        output.write("// -----\n")
-                    try:
-                        module = self.parse_text(chunk, offset)
-                    except GeError as e:
-                        if not self.args.parsing_diagnostics:
-                            raise
-                        print(e)
-                        continue
-                    try:
-                        output.write(self.process(module))
-                    except GeError as e:
-                        if not self.args.verify_diagnostics:
-                            raise
-                        print(e)
+            for i, (chunk, offset) in enumerate(self.chunks(text)):
+                if i > 0:
+                    output.write("// -----\n")
+                try:
+                    module = self.parse_text(chunk, offset)
+                except GeError as e:
+                    if not self.args.parsing_diagnostics:
+                        raise
+                    print(e)
+                    continue
+                weights.set_data_dir(module, input_dir)
+                try:
+                    output.write(self.process(module))
+                except GeError as e:
+                    if not self.args.verify_diagnostics:
+                        raise
+                    print(e)
             ok = True
         finally:
             if self._writer is not None:
