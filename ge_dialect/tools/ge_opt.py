@@ -190,13 +190,19 @@ class GeOptMain(xDSLOptMain):
             ) from None
 
     def chunks(self, text: str) -> list[tuple[str, int]]:
+        """The input split at lines that are exactly `// -----`, with their line offsets."""
         if not self.args.split_input_file:
             return [(text, 0)]
-        parts = text.split("// -----")
-        out, offset = [], 0
-        for part in parts:
-            out.append((part, offset))
-            offset += part.count("\n")
+        out: list[tuple[str, int]] = []
+        current: list[str] = []
+        start = 0
+        for number, line in enumerate(text.splitlines(keepends=True)):
+            if line.rstrip() == "// -----":
+                out.append(("".join(current), start))
+                current, start = [], number + 1
+            else:
+                current.append(line)
+        out.append(("".join(current), start))
         return out
 
     def parse_text(self, text: str, line_offset: int) -> ModuleOp:
