@@ -426,7 +426,7 @@ class ConstOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> ConstOp:
-        if parser.parse_optional_characters("dense") is not None:
+        if parser.parse_optional_keyword("dense") is not None:
             dense = parser.parse_dense_int_or_fp_elements_attr(None)
             result_type: Attribute = dense.type
             if parser.parse_optional_punctuation("->") is not None:

@@ -236,7 +236,15 @@ def run_function(
     """
     f = find_function(module, function)
     arg_types = f.function_type.inputs.data
-    values = list(inputs.values()) if isinstance(inputs, Mapping) else list(inputs)
+    if isinstance(inputs, Mapping):
+        if sorted(inputs) != list(range(len(arg_types))):
+            raise GeError(
+                f"error: @{f.sym_name.data} takes inputs 0..{len(arg_types) - 1}, got keys "
+                f"{sorted(inputs, key=str)}"
+            )
+        values = [inputs[i] for i in range(len(arg_types))]
+    else:
+        values = list(inputs)
     if len(values) != len(arg_types):
         raise GeError(
             f"error: @{f.sym_name.data} takes {len(arg_types)} inputs, got {len(values)}"
