@@ -76,8 +76,13 @@ class LocatingParser(Parser):
         return FileLineColLoc(self._file, IntAttr(line + 1 + self._line_offset), IntAttr(col))
 
     def parse_operation(self) -> Operation:
-        start = self._current_token.span.start
-        op = super().parse_operation()
+        span = self._current_token.span
+        start = span.start
+        try:
+            op = super().parse_operation()
+        except (VerifyException, ValueError) as e:
+            # A custom format whose operand or result types fail their constraints.
+            raise ParseError(span, str(e).strip().replace("\n", " ")) from None
         if not isinstance(op.location, FileLineColLoc | NameLoc | FusedLoc | CallSiteLoc):
             op.location = self._location_of(start)
         return op
@@ -107,6 +112,10 @@ class LocatingParser(Parser):
         except RecursionError:
             tok = self._current_token.span
             raise ParseError(tok, "nesting too deep for the parser") from None
+        except (VerifyException, ValueError) as e:
+            # An attribute or type that fails its own verification while it is parsed.
+            message = str(e).strip().replace("\n", " ")
+            raise ParseError(self._current_token.span, message) from None
 
 
 def location_str(loc: Attribute | None, fallback: str = "<unknown>") -> str:

@@ -134,6 +134,7 @@ class Format(StrEnum):
 
 _WRITABLE_FORMATS = (Format.NHWC, Format.NC1HWC0, Format.FRACTAL_Z)
 _C0_FORMATS = (Format.NC1HWC0, Format.FRACTAL_Z)
+_C0_VALUES = (4, 8, 16, 32, 64)
 
 
 @irdl_attr_definition
@@ -160,6 +161,7 @@ class FormatAttr(ParametrizedAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        start = parser.pos
         with parser.in_angle_brackets():
             pos = parser.pos
             word = parser.parse_identifier(context_msg=" (a format name)")
@@ -170,28 +172,33 @@ class FormatAttr(ParametrizedAttribute):
                     pos,
                     parser.pos,
                 )
-            c0, groups = 0, 1
+            values = {"c0": 0, "groups": 1}
+            seen: set[str] = set()
             while parser.parse_optional_punctuation(",") is not None:
                 kpos = parser.pos
                 key = parser.parse_identifier(context_msg=" (c0 or groups)")
+                if key not in values:
+                    parser.raise_error(
+                        f"unknown format parameter '{key}', expected c0 or groups", kpos, parser.pos
+                    )
+                if key in seen:
+                    parser.raise_error(f"format parameter '{key}' is given twice", kpos, parser.pos)
+                seen.add(key)
                 parser.parse_punctuation("=")
                 vpos = parser.pos
-                value = parser.parse_integer(allow_boolean=False, allow_negative=False)
-                if key == "c0":
-                    c0 = value
-                    if value == 0:
-                        parser.raise_error("c0 must be positive", vpos, parser.pos)
-                elif key == "groups":
-                    groups = value
-                    if value == 1:
-                        parser.raise_error(
-                            "groups = 1 is the default and must be omitted", kpos, parser.pos
-                        )
-                else:
+                values[key] = parser.parse_integer(allow_boolean=False)
+                if key == "c0" and values[key] not in _C0_VALUES:
                     parser.raise_error(
-                        f"unknown format parameter '{key}', expected c0 or groups", kpos, vpos
+                        f"c0 must be one of 4, 8, 16, 32, 64, got {values[key]}", vpos, parser.pos
                     )
-        return (StringAttr(word), IntAttr(c0), IntAttr(groups))
+                if key == "groups" and values[key] == 1:
+                    parser.raise_error(
+                        "groups = 1 is the default and must be omitted", kpos, parser.pos
+                    )
+        params = (StringAttr(word), IntAttr(values["c0"]), IntAttr(values["groups"]))
+        if (message := _format_error(word, values["c0"], values["groups"])) is not None:
+            parser.raise_error(message, start, parser.pos)
+        return params
 
     def print_parameters(self, printer: Printer) -> None:
         text = self.format.data
@@ -202,22 +209,28 @@ class FormatAttr(ParametrizedAttribute):
         printer.print_string(f"<{text}>")
 
     def verify(self) -> None:
-        fmt = self.format.data
-        if fmt in (Format.NCHW, Format.ND):
-            raise VerifyException(
-                f"explicit default format {fmt} is not allowed: write the tensor type "
-                "without an encoding"
-            )
-        if fmt not in Format.__members__:
-            raise VerifyException(f"unknown format '{fmt}'")
-        if self.c0.data and fmt not in _C0_FORMATS:
-            raise VerifyException(f"c0 is only meaningful for NC1HWC0 and FRACTAL_Z, not {fmt}")
-        if self.c0.data and self.c0.data not in (4, 8, 16, 32, 64):
-            raise VerifyException(f"c0 must be one of 4, 8, 16, 32, 64, got {self.c0.data}")
-        if self.groups.data < 1:
-            raise VerifyException(f"groups must be positive, got {self.groups.data}")
-        if self.groups.data != 1 and fmt != Format.FRACTAL_Z:
-            raise VerifyException(f"groups is only meaningful for FRACTAL_Z, not {fmt}")
+        if (message := _format_error(self.format.data, self.c0.data, self.groups.data)) is not None:
+            raise VerifyException(message)
+
+
+def _format_error(fmt: str, c0: int, groups: int) -> str | None:
+    """Why `#ge.format<fmt, c0, groups>` is invalid on its own, or None."""
+    if fmt in (Format.NCHW, Format.ND):
+        return (
+            f"explicit default format {fmt} is not allowed: write the tensor type without an "
+            "encoding"
+        )
+    if fmt not in Format.__members__:
+        return f"unknown format '{fmt}'"
+    if c0 and fmt not in _C0_FORMATS:
+        return f"c0 is only meaningful for NC1HWC0 and FRACTAL_Z, not {fmt}"
+    if c0 and c0 not in _C0_VALUES:
+        return f"c0 must be one of 4, 8, 16, 32, 64, got {c0}"
+    if groups < 1:
+        return f"groups must be positive, got {groups}"
+    if groups != 1 and fmt != Format.FRACTAL_Z:
+        return f"groups is only meaningful for FRACTAL_Z, not {fmt}"
+    return None
 
 
 def tensor_format(t: Attribute) -> Format:
@@ -301,6 +314,11 @@ def verify_tensor_type(t: Attribute, what: str) -> TensorType:
             raise VerifyException(
                 f"{what}: format {fmt} needs a rank-4 tensor, got rank {t.get_num_dims()}"
             )
+        if fmt == Format.FRACTAL_Z and t.get_shape()[0] % enc.groups.data:
+            raise VerifyException(
+                f"{what}: FRACTAL_Z with groups = {enc.groups.data} needs output channels "
+                f"(dim 0) divisible by {enc.groups.data}, got {t.get_shape()[0]}"
+            )
         default = layout.default_c0(itemsize(t.element_type))
         if enc.c0.data == default:
             raise VerifyException(
@@ -309,6 +327,21 @@ def verify_tensor_type(t: Attribute, what: str) -> TensorType:
     elif not isinstance(enc, NoneAttr):
         raise VerifyException(f"{what} has an encoding that is not #ge.format: {enc}")
     return t
+
+
+def layout_str(t: TensorType) -> str:
+    """A tensor type's layout as written: its encoding, or the default format's name."""
+    return str(t.encoding) if isinstance(t.encoding, FormatAttr) else tensor_format(t).value
+
+
+def _num(value: float) -> str:
+    """An f32 attribute value as a short decimal (7 significant digits)."""
+    return f"{value:.7g}"
+
+
+def _check_finite(value: float, what: str) -> None:
+    if not math.isfinite(value):
+        raise VerifyException(f"{what} must be finite, got {_num(value)}")
 
 
 def _shape_str(shape: Sequence[int]) -> str:
@@ -385,6 +418,10 @@ class ElidedAttr(ParametrizedAttribute):
     """
 
     name = "ge.elided"
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        return ()
 
 
 # --------------------------------------------------------------------------------------
@@ -477,7 +514,7 @@ class ConstOp(IRDLOperation):
                 if not np.array_equal(to_physical(t, to_logical(t, physical)), physical):
                     raise VerifyException(
                         f"value has nonzero padding lanes: every lane beyond the logical "
-                        f"shape {_shape_str(t.get_shape())} of a {tensor_format(t)} constant "
+                        f"shape {_shape_str(t.get_shape())} of the {tensor_format(t)} constant "
                         "must be zero"
                     )
         elif isinstance(value, ExternalDataAttr):
@@ -543,12 +580,32 @@ class _ConvProps:
                 f"operand 'filter' is FRACTAL_Z with groups = {tensor_groups(w)}, expected "
                 f"groups = {groups} (the op's)"
             )
+        blocked = [
+            (t, what, name)
+            for t, what, name in (
+                (x, "operand 'input'", "input"),
+                (w, "operand 'filter'", "filter"),
+                (y, "result", "result"),
+            )
+            if tensor_format(t) in _C0_FORMATS
+        ]
+        for t, what, _ in blocked[1:]:
+            first, _, first_name = blocked[0]
+            if tensor_c0(t) != tensor_c0(first):
+                raise VerifyException(
+                    f"{what} has c0 = {tensor_c0(t)}, expected c0 = {tensor_c0(first)} "
+                    f"(the {first_name}'s)"
+                )
         n, c, h, wd = x.get_shape()
         o, ci, kh, kw = w.get_shape()
+        if c % groups:
+            raise VerifyException(
+                f"operand 'input' has {c} channels, not a multiple of groups = {groups}"
+            )
         if c != ci * groups:
             raise VerifyException(
-                f"operand 'filter' has {ci} input channels per group, expected {c} / {groups} "
-                f"= {c / groups:g} (input channels / groups)"
+                f"operand 'filter' has {ci} input channels per group, expected {c // groups} "
+                f"(input channels {c} / groups {groups})"
             )
         if o % groups:
             raise VerifyException(
@@ -557,9 +614,10 @@ class _ConvProps:
         ho = (h + pads[0] + pads[1] - dilations[0] * (kh - 1) - 1) // strides[0] + 1
         wo = (wd + pads[2] + pads[3] - dilations[1] * (kw - 1) - 1) // strides[1] + 1
         if ho < 1 or wo < 1:
+            ekh, ekw = dilations[0] * (kh - 1) + 1, dilations[1] * (kw - 1) + 1
             raise VerifyException(
-                f"the dilated kernel {kh}x{kw} does not fit the padded input "
-                f"{h + pads[0] + pads[1]}x{wd + pads[2] + pads[3]}"
+                f"the kernel {kh}x{kw} (dilated extent {ekh}x{ekw}) does not fit the padded "
+                f"input {h + pads[0] + pads[1]}x{wd + pads[2] + pads[3]}"
             )
         expected = (n, o, ho, wo)
         if tuple(y.get_shape()) != expected:
@@ -669,19 +727,20 @@ class FusedConv2DOp(IRDLOperation, _ConvProps):
     """A conv with bias, residual add and activation fused: `act(conv(x, W) + b + residual)`.
 
     `alpha` is the slope of leaky_relu and is present exactly when activation is leaky_relu.
+    The residual has the result's type, so its type is not printed.
 
         %y = ge.fused_conv2d %x, %w bias %b residual %r activation relu pads [1, 1, 1, 1]
-               : tensor<1x8x8x8xf32>, tensor<8x8x3x3xf32>, tensor<8xf32>, tensor<1x8x8x8xf32>
-               -> tensor<1x8x8x8xf32>
+               : tensor<1x8x8x8xf32>, tensor<8x8x3x3xf32>, tensor<8xf32> -> tensor<1x8x8x8xf32>
     """
 
     name = "ge.fused_conv2d"
 
+    T: ClassVar = VarConstraint("T", base(TensorType))
     input = operand_def(TensorType)
     filter = operand_def(TensorType)
     bias = opt_operand_def(TensorType)
-    residual = opt_operand_def(TensorType)
-    output = result_def(TensorType)
+    residual = opt_operand_def(T)
+    output = result_def(T)
 
     strides = prop_def(DenseArrayBase.constr(i64), default_value=_STRIDES_DEFAULT)
     pads = prop_def(DenseArrayBase.constr(i64), default_value=_PADS_DEFAULT)
@@ -696,8 +755,7 @@ class FusedConv2DOp(IRDLOperation, _ConvProps):
     assembly_format = (
         "$input `,` $filter (`bias` $bias^)? (`residual` $residual^)? "
         "(`activation` $activation^)? (`alpha` $alpha^)? " + _CONV_ATTRS + " attr-dict `:` "
-        "type($input) `,` type($filter) (`,` type($bias)^)? (`,` type($residual)^)? "
-        "`->` type($output)"
+        "type($input) `,` type($filter) (`,` type($bias)^)? `->` type($output)"
     )
 
     def __init__(
@@ -734,19 +792,8 @@ class FusedConv2DOp(IRDLOperation, _ConvProps):
             raise VerifyException("activation leaky_relu needs an alpha")
         if act != Activation.LEAKY_RELU and self.alpha is not None:
             raise VerifyException(f"alpha is only meaningful for leaky_relu, not {act}")
-        if self.residual is not None:
-            r = _type_of(self.residual, "operand 'residual'")
-            y = cast(TensorType, self.output.type)
-            if tuple(r.get_shape()) != tuple(y.get_shape()) or r.element_type != y.element_type:
-                raise VerifyException(
-                    f"operand 'residual' has type {r}, expected the result's shape "
-                    f"{_shape_str(y.get_shape())} and element type {y.element_type}"
-                )
-            if tensor_format(r) != tensor_format(y):
-                raise VerifyException(
-                    f"operand 'residual' has format {tensor_format(r)}, expected "
-                    f"{tensor_format(y)} (the result's)"
-                )
+        if self.alpha is not None:
+            _check_finite(self.alpha.value.data, "alpha")
 
 
 @irdl_op_definition
@@ -806,15 +853,19 @@ class BatchNormOp(IRDLOperation):
                 f"operand 'input' has format {tensor_format(x)}, expected NCHW, NHWC or NC1HWC0"
             )
         c = x.get_shape()[1]
+        allowed = " or ".join(
+            f"tensor<{c}x{e}>" for e in dict.fromkeys((x.element_type, f32))
+        )
         for name in ("scale", "offset", "mean", "variance"):
             p = _type_of(getattr(self, name), f"operand '{name}'")
             if tuple(p.get_shape()) != (c,) or p.element_type not in (x.element_type, f32):
                 raise VerifyException(
-                    f"operand '{name}' has type {p}, expected tensor<{c}x{x.element_type}> "
-                    f"or tensor<{c}xf32> (one value per channel)"
+                    f"operand '{name}' has type {p}, expected {allowed} (one value per channel)"
                 )
-        if self.epsilon.value.data < 0:
-            raise VerifyException(f"epsilon must be non-negative, got {self.epsilon.value.data}")
+        epsilon = self.epsilon.value.data
+        _check_finite(epsilon, "epsilon")
+        if epsilon < 0:
+            raise VerifyException(f"epsilon must be non-negative, got {_num(epsilon)}")
         if y != x:
             raise VerifyException(f"result has type {y}, expected {x} (the input's)")
 
@@ -911,6 +962,10 @@ class LeakyReluOp(_Unary, IRDLOperation):
             operands=[input], result_types=[input.type], properties={"alpha": FloatAttr(alpha, f32)}
         )
 
+    def verify_(self) -> None:
+        self.verify_unary()
+        _check_finite(self.alpha.value.data, "alpha")
+
 
 @irdl_op_definition
 class ClipOp(_Unary, IRDLOperation):
@@ -938,8 +993,10 @@ class ClipOp(_Unary, IRDLOperation):
     def verify_(self) -> None:
         self.verify_unary()
         lo, hi = self.min.value.data, self.max.value.data
-        if math.isnan(lo) or math.isnan(hi) or lo > hi:
-            raise VerifyException(f"min must not exceed max, got min = {lo}, max = {hi}")
+        _check_finite(lo, "min")
+        _check_finite(hi, "max")
+        if lo > hi:
+            raise VerifyException(f"min must not exceed max, got min = {_num(lo)}, max = {_num(hi)}")
 
 
 def broadcast_shape(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...] | None:
@@ -987,22 +1044,11 @@ class _Binary:
                 f"{a.element_type}"
             )
         for t, what in ((a, "lhs"), (b, "rhs")):
-            if t.get_num_dims() == y.get_num_dims() and tensor_format(t) != tensor_format(y):
+            if t.get_num_dims() == y.get_num_dims() and t.encoding != y.encoding:
                 raise VerifyException(
-                    f"operand '{what}' has format {tensor_format(t)}, expected "
-                    f"{tensor_format(y)} (the result's)"
+                    f"operand '{what}' has layout {layout_str(t)}, expected {layout_str(y)} "
+                    "(the result's)"
                 )
-            if t.get_num_dims() < y.get_num_dims() and y.get_num_dims() == 4 and isinstance(
-                t.encoding, FormatAttr
-            ):
-                raise VerifyException(f"operand '{what}' of lower rank cannot have a format")
-        if isinstance(y.encoding, FormatAttr) and y.encoding != next(
-            t.encoding for t in (a, b) if t.get_num_dims() == 4
-        ):
-            raise VerifyException(
-                f"result has encoding {y.encoding}, expected the operands' "
-                f"{next(t.encoding for t in (a, b) if t.get_num_dims() == 4)}"
-            )
 
 
 _BINARY_FORMAT = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)"
