@@ -26,6 +26,12 @@ def _ge() -> Dialect:
     return GE
 
 
+def _stream() -> Dialect:
+    from ge_dialect.stream import STREAM
+
+    return STREAM
+
+
 def _test() -> Dialect:
     from xdsl.dialects.test import Test
 
@@ -34,7 +40,7 @@ def _test() -> Dialect:
 
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     """Name -> factory for every dialect ge-opt parses (`test` gives `"test.op"` values)."""
-    return {"builtin": _builtin, "func": _func, "ge": _ge, "test": _test}
+    return {"builtin": _builtin, "func": _func, "ge": _ge, "stream": _stream, "test": _test}
 
 
 def make_context(allow_unregistered: bool = False) -> Context:

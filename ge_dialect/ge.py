@@ -37,6 +37,7 @@ from xdsl.dialects.builtin import (
     Signedness,
     StringAttr,
     TensorType,
+    UnitAttr,
     f32,
     i64,
 )
@@ -61,10 +62,11 @@ from xdsl.irdl import (
     prop_def,
     result_def,
     traits_def,
+    var_operand_def,
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
-from xdsl.traits import ConstantLike, Pure
+from xdsl.traits import ConstantLike, MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
@@ -1147,6 +1149,673 @@ class TransDataOp(IRDLOperation):
             raise VerifyException("trans_data between NC1HWC0 and FRACTAL_Z is not supported")
 
 
+# --------------------------------------------------------------------------------------
+# Matmul, pooling, shape ops, softmax, cast, collectives
+# --------------------------------------------------------------------------------------
+
+
+def _require_default_layout(t: TensorType, what: str, op: str) -> None:
+    if isinstance(t.encoding, FormatAttr):
+        raise VerifyException(
+            f"{what} has layout {layout_str(t)}: {op} takes default-layout (ND/NCHW) tensors; "
+            "convert it with ge.trans_data first"
+        )
+
+
+def _require_float(t: TensorType, what: str, quantised: str | None = None) -> None:
+    if quantised is not None and is_int8(t.element_type):
+        raise VerifyException(
+            f"{what} is {t.element_type}: a quantised {quantised} is out of scope (only f16 and "
+            "f32 are supported)"
+        )
+    if not is_float(t.element_type):
+        raise VerifyException(f"{what} must be f16 or f32, got {t.element_type}")
+
+
+def _expect_shape(t: TensorType, expected: Sequence[int], what: str = "result") -> None:
+    if tuple(t.get_shape()) != tuple(expected):
+        raise VerifyException(
+            f"{what} has shape {_shape_str(t.get_shape())}, expected {_shape_str(expected)}"
+        )
+
+
+def _expect_element_type(t: TensorType, expected: Attribute, what: str = "result") -> None:
+    if t.element_type != expected:
+        raise VerifyException(f"{what} has element type {t.element_type}, expected {expected}")
+
+
+def _expect_layout(t: TensorType, expected: TensorType, what: str = "result") -> None:
+    if t.encoding != expected.encoding:
+        raise VerifyException(
+            f"{what} has layout {layout_str(t)}, expected {layout_str(expected)} (the input's)"
+        )
+
+
+@irdl_op_definition
+class MatMulOp(IRDLOperation):
+    """Matrix product over the last two dims; leading (batch) dims broadcast as numpy's.
+
+    `transpose_a`/`transpose_b` transpose the last two dims of an operand first; the
+    optional `bias` (one value per output column) is added to every row.
+
+        %y = ge.matmul %a, %b bias %c transpose_b
+               : tensor<2x8x16xf32>, tensor<32x16xf32>, tensor<32xf32> -> tensor<2x8x32xf32>
+    """
+
+    name = "ge.matmul"
+    a = operand_def(TensorType)
+    b = operand_def(TensorType)
+    bias = opt_operand_def(TensorType)
+    output = result_def(TensorType)
+    transpose_a = opt_prop_def(UnitAttr)
+    transpose_b = opt_prop_def(UnitAttr)
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$a `,` $b (`bias` $bias^)? (`transpose_a` $transpose_a^)? (`transpose_b` $transpose_b^)? "
+        "attr-dict `:` type($a) `,` type($b) (`,` type($bias)^)? `->` type($output)"
+    )
+
+    def __init__(
+        self,
+        a: SSAValue,
+        b: SSAValue,
+        bias: SSAValue | None,
+        result_type: Attribute,
+        transpose_a: bool = False,
+        transpose_b: bool = False,
+    ):
+        super().__init__(
+            operands=[a, b, bias],
+            result_types=[result_type],
+            properties={
+                "transpose_a": UnitAttr() if transpose_a else None,
+                "transpose_b": UnitAttr() if transpose_b else None,
+            },
+        )
+
+    def verify_(self) -> None:
+        a = _type_of(self.a, "operand 'a'")
+        b = _type_of(self.b, "operand 'b'")
+        y = _type_of(self.output, "result")
+        for t, what in ((a, "operand 'a'"), (b, "operand 'b'")):
+            _require_float(t, what, "matmul")
+            _require_default_layout(t, what, "matmul")
+            if t.get_num_dims() < 2:
+                raise VerifyException(f"{what} must have rank >= 2, got {t}")
+        _expect_element_type(b, a.element_type, "operand 'b'")
+        sa, sb = list(a.get_shape()), list(b.get_shape())
+        if self.transpose_a is not None:
+            sa[-2], sa[-1] = sa[-1], sa[-2]
+        if self.transpose_b is not None:
+            sb[-2], sb[-1] = sb[-1], sb[-2]
+        if sa[-1] != sb[-2]:
+            raise VerifyException(
+                f"contraction dims differ: operand 'a' has K = {sa[-1]}, operand 'b' has "
+                f"K = {sb[-2]} (after transposes)"
+            )
+        batch = broadcast_shape(sa[:-2], sb[:-2])
+        if batch is None:
+            raise VerifyException(
+                f"batch dims {_shape_str(sa[:-2])} and {_shape_str(sb[:-2])} do not broadcast"
+            )
+        _require_default_layout(y, "result", "matmul")
+        _expect_shape(y, (*batch, sa[-2], sb[-1]))
+        _expect_element_type(y, a.element_type)
+        if self.bias is not None:
+            c = _type_of(self.bias, "operand 'bias'")
+            if tuple(c.get_shape()) != (sb[-1],) or c.element_type != a.element_type:
+                raise VerifyException(
+                    f"operand 'bias' has type {c}, expected "
+                    f"{TensorType(a.element_type, [sb[-1]])}"
+                )
+
+
+@irdl_op_definition
+class SiluOp(_Unary, IRDLOperation):
+    """`x * sigmoid(x)` elementwise.
+
+        %y = ge.silu %x : tensor<1x4x8x8xf16>
+    """
+
+    name = "ge.silu"
+    T: ClassVar = VarConstraint("T", base(TensorType))
+    input = operand_def(T)
+    output = result_def(T)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input)"
+
+    def __init__(self, input: SSAValue):
+        super().__init__(operands=[input], result_types=[input.type])
+
+
+def pool_output_size(size: int, kernel: int, stride: int, pad_begin: int, pad_end: int, ceil_mode: bool) -> int:
+    """Output length of a pooling window sweep (ONNX/PyTorch rule).
+
+    With `ceil_mode` the last window may overhang the padded input, but it must start inside
+    the input or its leading padding.
+    """
+    span = size + pad_begin + pad_end - kernel
+    if ceil_mode:
+        out = -(-span // stride) + 1
+        if (out - 1) * stride >= size + pad_begin:
+            out -= 1
+        return out
+    return span // stride + 1
+
+
+class _Pool:
+    """Checks shared by ge.max_pool and ge.avg_pool."""
+
+    def verify_(self) -> None:
+        op = cast(MaxPoolOp, self)
+        x = _type_of(op.input, "operand 'input'")
+        y = _type_of(op.output, "result")
+        if not (is_float(x.element_type) or is_int8(x.element_type)):
+            raise VerifyException(
+                f"operand 'input' must be f16, f32, i8 or ui8, got {x.element_type}"
+            )
+        if x.get_num_dims() != 4:
+            raise VerifyException(f"operand 'input' must have rank 4 (NCHW), got {x}")
+        if tensor_format(x) not in (Format.NCHW, Format.NHWC, Format.NC1HWC0):
+            raise VerifyException(
+                f"operand 'input' has format {tensor_format(x)}, expected NCHW, NHWC or NC1HWC0"
+            )
+        kernel, strides, pads = (
+            op.kernel.get_values(),
+            op.strides.get_values(),
+            op.pads.get_values(),
+        )
+        if len(kernel) != 2 or min(kernel) < 1:
+            raise VerifyException(f"kernel must be 2 positive integers, got {list(kernel)}")
+        if len(strides) != 2 or min(strides) < 1:
+            raise VerifyException(f"strides must be 2 positive integers, got {list(strides)}")
+        if len(pads) != 4 or min(pads) < 0:
+            raise VerifyException(
+                f"pads must be 4 non-negative integers [top, bottom, left, right], got {list(pads)}"
+            )
+        for axis, (k, before, after) in enumerate(((kernel[0], pads[0], pads[1]), (kernel[1], pads[2], pads[3]))):
+            if before >= k or after >= k:
+                raise VerifyException(
+                    f"pads {list(pads)} must be smaller than the kernel {list(kernel)} "
+                    f"(a window would lie in the padding only)"
+                )
+        n, c, h, w = x.get_shape()
+        ceil = op.ceil_mode is not None
+        ho = pool_output_size(h, kernel[0], strides[0], pads[0], pads[1], ceil)
+        wo = pool_output_size(w, kernel[1], strides[1], pads[2], pads[3], ceil)
+        if ho < 1 or wo < 1:
+            raise VerifyException(
+                f"the kernel {kernel[0]}x{kernel[1]} does not fit the padded input "
+                f"{h + pads[0] + pads[1]}x{w + pads[2] + pads[3]}"
+            )
+        _expect_shape(y, (n, c, ho, wo))
+        _expect_element_type(y, x.element_type)
+        _expect_layout(y, x)
+
+
+_POOL_FORMAT = (
+    "$input `kernel` $kernel (`strides` $strides^)? (`pads` $pads^)? (`ceil_mode` $ceil_mode^)? "
+)
+
+
+@irdl_op_definition
+class MaxPoolOp(_Pool, IRDLOperation):
+    """2-D max pooling; padding never wins (it is -inf).
+
+        %y = ge.max_pool %x kernel [3, 3] strides [2, 2] pads [1, 1, 1, 1] ceil_mode
+               : tensor<1x8x9x9xf32> -> tensor<1x8x5x5xf32>
+    """
+
+    name = "ge.max_pool"
+    input = operand_def(TensorType)
+    output = result_def(TensorType)
+    kernel = prop_def(DenseArrayBase.constr(i64))
+    strides = prop_def(DenseArrayBase.constr(i64), default_value=_STRIDES_DEFAULT)
+    pads = prop_def(DenseArrayBase.constr(i64), default_value=_PADS_DEFAULT)
+    ceil_mode = opt_prop_def(UnitAttr)
+    traits = traits_def(Pure())
+    assembly_format = _POOL_FORMAT + "attr-dict `:` type($input) `->` type($output)"
+
+    def __init__(
+        self,
+        input: SSAValue,
+        result_type: Attribute,
+        kernel: Sequence[int],
+        strides: Sequence[int] | None = None,
+        pads: Sequence[int] | None = None,
+        ceil_mode: bool = False,
+    ):
+        super().__init__(
+            operands=[input],
+            result_types=[result_type],
+            properties={
+                "kernel": _ints(kernel, kernel),
+                "strides": _ints(strides, (1, 1)),
+                "pads": _ints(pads, (0, 0, 0, 0)),
+                "ceil_mode": UnitAttr() if ceil_mode else None,
+            },
+        )
+
+
+@irdl_op_definition
+class AvgPoolOp(_Pool, IRDLOperation):
+    """2-D average pooling.
+
+    Each window is divided by the number of its elements inside the input, or, with
+    `count_include_pad`, inside the padded input (a ceil_mode overhang never counts).
+
+        %y = ge.avg_pool %x kernel [2, 2] strides [2, 2] pads [0, 1, 0, 1] count_include_pad
+               : tensor<1x8x9x9xf32> -> tensor<1x8x5x5xf32>
+    """
+
+    name = "ge.avg_pool"
+    input = operand_def(TensorType)
+    output = result_def(TensorType)
+    kernel = prop_def(DenseArrayBase.constr(i64))
+    strides = prop_def(DenseArrayBase.constr(i64), default_value=_STRIDES_DEFAULT)
+    pads = prop_def(DenseArrayBase.constr(i64), default_value=_PADS_DEFAULT)
+    ceil_mode = opt_prop_def(UnitAttr)
+    count_include_pad = opt_prop_def(UnitAttr)
+    traits = traits_def(Pure())
+    assembly_format = (
+        _POOL_FORMAT
+        + "(`count_include_pad` $count_include_pad^)? attr-dict `:` type($input) `->` type($output)"
+    )
+
+    def __init__(
+        self,
+        input: SSAValue,
+        result_type: Attribute,
+        kernel: Sequence[int],
+        strides: Sequence[int] | None = None,
+        pads: Sequence[int] | None = None,
+        ceil_mode: bool = False,
+        count_include_pad: bool = False,
+    ):
+        super().__init__(
+            operands=[input],
+            result_types=[result_type],
+            properties={
+                "kernel": _ints(kernel, kernel),
+                "strides": _ints(strides, (1, 1)),
+                "pads": _ints(pads, (0, 0, 0, 0)),
+                "ceil_mode": UnitAttr() if ceil_mode else None,
+                "count_include_pad": UnitAttr() if count_include_pad else None,
+            },
+        )
+
+
+@irdl_op_definition
+class GlobalAvgPoolOp(IRDLOperation):
+    """The mean over H and W of each channel: [N, C, H, W] -> [N, C, 1, 1].
+
+        %y = ge.global_avg_pool %x : tensor<1x8x7x7xf32> -> tensor<1x8x1x1xf32>
+    """
+
+    name = "ge.global_avg_pool"
+    input = operand_def(TensorType)
+    output = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
+
+    def __init__(self, input: SSAValue, result_type: Attribute):
+        super().__init__(operands=[input], result_types=[result_type])
+
+    def verify_(self) -> None:
+        x = _type_of(self.input, "operand 'input'")
+        y = _type_of(self.output, "result")
+        if not (is_float(x.element_type) or is_int8(x.element_type)):
+            raise VerifyException(
+                f"operand 'input' must be f16, f32, i8 or ui8, got {x.element_type}"
+            )
+        if x.get_num_dims() != 4:
+            raise VerifyException(f"operand 'input' must have rank 4 (NCHW), got {x}")
+        n, c, _, _ = x.get_shape()
+        _expect_shape(y, (n, c, 1, 1))
+        _expect_element_type(y, x.element_type)
+        _expect_layout(y, x)
+
+
+@irdl_op_definition
+class ConcatOp(IRDLOperation):
+    """Joins tensors along `axis` (a logical dim; all inputs share rank, type and layout).
+
+        %y = ge.concat %a, %b axis 1 : tensor<1x16x4x4xf16>, tensor<1x8x4x4xf16> -> tensor<1x24x4x4xf16>
+    """
+
+    name = "ge.concat"
+    inputs = var_operand_def(TensorType)
+    output = result_def(TensorType)
+    axis = prop_def(IntegerAttr[I64])
+    traits = traits_def(Pure())
+    assembly_format = "$inputs `axis` $axis attr-dict `:` type($inputs) `->` type($output)"
+
+    def __init__(self, inputs: Sequence[SSAValue], axis: int, result_type: Attribute):
+        super().__init__(
+            operands=[inputs], result_types=[result_type], properties={"axis": IntegerAttr(axis, i64)}
+        )
+
+    def verify_(self) -> None:
+        if not self.inputs:
+            raise VerifyException("needs at least one input")
+        types = [_type_of(v, f"operand #{i}") for i, v in enumerate(self.inputs)]
+        y = _type_of(self.output, "result")
+        first = types[0]
+        rank = first.get_num_dims()
+        axis = self.axis.value.data
+        if not 0 <= axis < rank:
+            raise VerifyException(f"axis {axis} is out of range for rank {rank}")
+        if not (is_float(first.element_type) or is_int8(first.element_type)):
+            raise VerifyException(
+                f"operand #0 must be f16, f32, i8 or ui8, got {first.element_type}"
+            )
+        total = 0
+        for i, t in enumerate(types):
+            what = f"operand #{i}"
+            if t.get_num_dims() != rank:
+                raise VerifyException(f"{what} has rank {t.get_num_dims()}, expected {rank}")
+            _expect_element_type(t, first.element_type, what)
+            if t.encoding != first.encoding:
+                raise VerifyException(
+                    f"{what} has layout {layout_str(t)}, expected {layout_str(first)} "
+                    "(operand #0's)"
+                )
+            for d in range(rank):
+                if d != axis and t.get_shape()[d] != first.get_shape()[d]:
+                    raise VerifyException(
+                        f"{what} has shape {_shape_str(t.get_shape())}, expected "
+                        f"{_shape_str(first.get_shape())} except on axis {axis}"
+                    )
+            total += t.get_shape()[axis]
+        expected = list(first.get_shape())
+        expected[axis] = total
+        _expect_shape(y, expected)
+        _expect_element_type(y, first.element_type)
+        _expect_layout(y, first)
+
+
+@irdl_op_definition
+class ReshapeOp(IRDLOperation):
+    """The same elements in row-major order under another static shape.
+
+        %y = ge.reshape %x : tensor<1x64x1x1xf32> -> tensor<1x64xf32>
+    """
+
+    name = "ge.reshape"
+    input = operand_def(TensorType)
+    output = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
+
+    def __init__(self, input: SSAValue, result_type: Attribute):
+        super().__init__(operands=[input], result_types=[result_type])
+
+    def verify_(self) -> None:
+        x = _type_of(self.input, "operand 'input'")
+        y = _type_of(self.output, "result")
+        _require_default_layout(x, "operand 'input'", "reshape")
+        _require_default_layout(y, "result", "reshape")
+        _expect_element_type(y, x.element_type)
+        if math.prod(x.get_shape()) != math.prod(y.get_shape()):
+            raise VerifyException(
+                f"result has {math.prod(y.get_shape())} elements, expected "
+                f"{math.prod(x.get_shape())} (the input's)"
+            )
+
+
+@irdl_op_definition
+class FlattenOp(IRDLOperation):
+    """Collapses dims [0, axis) and [axis, rank) into a 2-D tensor (ONNX Flatten).
+
+        %y = ge.flatten %x axis 1 : tensor<2x8x3x3xf32> -> tensor<2x72xf32>
+    """
+
+    name = "ge.flatten"
+    input = operand_def(TensorType)
+    output = result_def(TensorType)
+    axis = prop_def(IntegerAttr[I64], default_value=_ONE)
+    traits = traits_def(Pure())
+    assembly_format = "$input (`axis` $axis^)? attr-dict `:` type($input) `->` type($output)"
+
+    def __init__(self, input: SSAValue, result_type: Attribute, axis: int = 1):
+        super().__init__(
+            operands=[input], result_types=[result_type], properties={"axis": IntegerAttr(axis, i64)}
+        )
+
+    def verify_(self) -> None:
+        x = _type_of(self.input, "operand 'input'")
+        y = _type_of(self.output, "result")
+        _require_default_layout(x, "operand 'input'", "flatten")
+        axis = self.axis.value.data
+        shape = x.get_shape()
+        if not 0 <= axis <= len(shape):
+            raise VerifyException(f"axis {axis} is out of range for rank {len(shape)}")
+        _expect_shape(y, (math.prod(shape[:axis]), math.prod(shape[axis:])))
+        _expect_element_type(y, x.element_type)
+
+
+@irdl_op_definition
+class TransposeOp(IRDLOperation):
+    """Permutes dims: result dim i is input dim perm[i].
+
+        %y = ge.transpose %x perm [0, 2, 1] : tensor<2x3x4xf32> -> tensor<2x4x3xf32>
+    """
+
+    name = "ge.transpose"
+    input = operand_def(TensorType)
+    output = result_def(TensorType)
+    perm = prop_def(DenseArrayBase.constr(i64))
+    traits = traits_def(Pure())
+    assembly_format = "$input `perm` $perm attr-dict `:` type($input) `->` type($output)"
+
+    def __init__(self, input: SSAValue, perm: Sequence[int], result_type: Attribute):
+        super().__init__(
+            operands=[input], result_types=[result_type], properties={"perm": _ints(perm, perm)}
+        )
+
+    def verify_(self) -> None:
+        x = _type_of(self.input, "operand 'input'")
+        y = _type_of(self.output, "result")
+        _require_default_layout(x, "operand 'input'", "transpose")
+        _require_default_layout(y, "result", "transpose")
+        perm = list(self.perm.get_values())
+        if sorted(perm) != list(range(x.get_num_dims())):
+            raise VerifyException(
+                f"perm {perm} is not a permutation of the {x.get_num_dims()} dims"
+            )
+        _expect_shape(y, [x.get_shape()[p] for p in perm])
+        _expect_element_type(y, x.element_type)
+
+
+@irdl_op_definition
+class SoftmaxOp(IRDLOperation):
+    """`exp(x) / sum(exp(x))` along `axis`.
+
+        %y = ge.softmax %x axis 1 : tensor<2x10xf32>
+    """
+
+    name = "ge.softmax"
+    T: ClassVar = VarConstraint("T", base(TensorType))
+    input = operand_def(T)
+    output = result_def(T)
+    axis = prop_def(IntegerAttr[I64])
+    traits = traits_def(Pure())
+    assembly_format = "$input `axis` $axis attr-dict `:` type($input)"
+
+    def __init__(self, input: SSAValue, axis: int):
+        super().__init__(
+            operands=[input], result_types=[input.type], properties={"axis": IntegerAttr(axis, i64)}
+        )
+
+    def verify_(self) -> None:
+        x = _type_of(self.input, "operand 'input'")
+        _require_float(x, "operand 'input'")
+        _require_default_layout(x, "operand 'input'", "softmax")
+        axis = self.axis.value.data
+        if not 0 <= axis < x.get_num_dims():
+            raise VerifyException(f"axis {axis} is out of range for rank {x.get_num_dims()}")
+
+
+@irdl_op_definition
+class IdentityOp(IRDLOperation):
+    """Its input, unchanged (any type and layout).
+
+        %y = ge.identity %x : tensor<1x4x8x8xf32>
+    """
+
+    name = "ge.identity"
+    T: ClassVar = VarConstraint("T", base(TensorType))
+    input = operand_def(T)
+    output = result_def(T)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input)"
+
+    def __init__(self, input: SSAValue):
+        super().__init__(operands=[input], result_types=[input.type])
+
+    def verify_(self) -> None:
+        _type_of(self.input, "operand 'input'")
+
+
+@irdl_op_definition
+class CastOp(IRDLOperation):
+    """Converts between f32 and f16 (round to nearest even); shape and layout stay.
+
+        %y = ge.cast %x : tensor<1x4x8x8xf32> -> tensor<1x4x8x8xf16>
+    """
+
+    name = "ge.cast"
+    input = operand_def(TensorType)
+    output = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
+
+    def __init__(self, input: SSAValue, result_type: Attribute):
+        super().__init__(operands=[input], result_types=[result_type])
+
+    def verify_(self) -> None:
+        x = _type_of(self.input, "operand 'input'")
+        y = _type_of(self.output, "result")
+        _require_float(x, "operand 'input'")
+        _require_float(y, "result")
+        if x.element_type == y.element_type:
+            raise VerifyException(f"result has the input's element type {x.element_type}: cast must change it")
+        _expect_shape(y, x.get_shape())
+        _expect_layout(y, x)
+
+
+class Reduction(StrEnum):
+    SUM = "sum"
+    PROD = "prod"
+    MAX = "max"
+    MIN = "min"
+
+
+@irdl_attr_definition
+class ReductionAttr(EnumAttribute[Reduction], SpacedOpaqueSyntaxAttribute):
+    """The reduction of a collective: sum, prod, max or min."""
+
+    name = "ge.reduction"
+
+
+class _Collective:
+    """Checks shared by the HCCL collectives: a group name and a rank count."""
+
+    def verify_collective(self) -> tuple[TensorType, TensorType]:
+        op = cast(HcomAllReduceOp, self)
+        x = _type_of(op.input, "operand 'input'")
+        y = _type_of(op.output, "result")
+        if not op.group.data:
+            raise VerifyException("group must not be empty")
+        if op.rank_size.value.data < 1:
+            raise VerifyException(f"rank_size must be positive, got {op.rank_size.value.data}")
+        _expect_element_type(y, x.element_type)
+        _expect_layout(y, x)
+        return x, y
+
+
+_COLLECTIVE_TRAITS = (MemoryReadEffect(), MemoryWriteEffect())
+
+
+@irdl_op_definition
+class HcomAllReduceOp(_Collective, IRDLOperation):
+    """Reduces a tensor elementwise over the `rank_size` ranks of `group` (HCCL AllReduce).
+
+    It communicates, so it has memory effects: CSE and DCE leave it alone.  On one
+    simulated device it computes as rank 0 of `rank_size` identical ranks: sum gives
+    rank_size * x, prod x ** rank_size, max and min give x.
+
+        %y = ge.hcom_all_reduce %x reduction sum group "world" rank_size 8 : tensor<1024xf32>
+    """
+
+    name = "ge.hcom_all_reduce"
+    T: ClassVar = VarConstraint("T", base(TensorType))
+    input = operand_def(T)
+    output = result_def(T)
+    reduction = prop_def(ReductionAttr)
+    group = prop_def(StringAttr)
+    rank_size = prop_def(IntegerAttr[I64])
+    traits = traits_def(*_COLLECTIVE_TRAITS)
+    assembly_format = (
+        "$input `reduction` $reduction `group` $group `rank_size` $rank_size attr-dict "
+        "`:` type($input)"
+    )
+
+    def __init__(self, input: SSAValue, reduction: Reduction | str, group: str, rank_size: int):
+        super().__init__(
+            operands=[input],
+            result_types=[input.type],
+            properties={
+                "reduction": ReductionAttr(Reduction(reduction)),
+                "group": StringAttr(group),
+                "rank_size": IntegerAttr(rank_size, i64),
+            },
+        )
+
+    def verify_(self) -> None:
+        x, _ = self.verify_collective()
+        if not (is_float(x.element_type) or _type_key(x.element_type) in ("i8", "i32")):
+            raise VerifyException(
+                f"operand 'input' must be f16, f32, i8 or i32, got {x.element_type}"
+            )
+
+
+@irdl_op_definition
+class HcomAllGatherOp(_Collective, IRDLOperation):
+    """Concatenates the tensors of the `rank_size` ranks of `group` along dim 0 (HCCL AllGather).
+
+    It has memory effects (never CSE'd or DCE'd).  On one simulated device every rank holds
+    the same tensor, so the result is `rank_size` copies of it.
+
+        %y = ge.hcom_all_gather %x group "world" rank_size 4 : tensor<2x8xf16> -> tensor<8x8xf16>
+    """
+
+    name = "ge.hcom_all_gather"
+    input = operand_def(TensorType)
+    output = result_def(TensorType)
+    group = prop_def(StringAttr)
+    rank_size = prop_def(IntegerAttr[I64])
+    traits = traits_def(*_COLLECTIVE_TRAITS)
+    assembly_format = (
+        "$input `group` $group `rank_size` $rank_size attr-dict `:` type($input) `->` type($output)"
+    )
+
+    def __init__(self, input: SSAValue, group: str, rank_size: int, result_type: Attribute):
+        super().__init__(
+            operands=[input],
+            result_types=[result_type],
+            properties={"group": StringAttr(group), "rank_size": IntegerAttr(rank_size, i64)},
+        )
+
+    def verify_(self) -> None:
+        x, y = self.verify_collective()
+        if x.get_num_dims() < 1:
+            raise VerifyException("operand 'input' must have rank >= 1")
+        expected = list(x.get_shape())
+        expected[0] *= self.rank_size.value.data
+        _expect_shape(y, expected)
+
+
 GE = Dialect(
     "ge",
     [
@@ -1163,6 +1832,20 @@ GE = Dialect(
         SubOp,
         MulOp,
         TransDataOp,
+        MatMulOp,
+        SiluOp,
+        MaxPoolOp,
+        AvgPoolOp,
+        GlobalAvgPoolOp,
+        ConcatOp,
+        ReshapeOp,
+        FlattenOp,
+        TransposeOp,
+        SoftmaxOp,
+        IdentityOp,
+        CastOp,
+        HcomAllReduceOp,
+        HcomAllGatherOp,
     ],
-    [FormatAttr, ExternalDataAttr, ElidedAttr, ActivationAttr],
+    [FormatAttr, ExternalDataAttr, ElidedAttr, ActivationAttr, ReductionAttr],
 )

@@ -24,7 +24,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.ir import Operation, SSAValue
 
-from ge_dialect import ge
+from ge_dialect import ge, stream
 from ge_dialect.diagnostics import GeError
 from ge_dialect.weights import const_array
 
@@ -86,6 +86,62 @@ def conv2d_reference(
             window = xg[:, :, :, r0 : r0 + sh * (ho - 1) + 1 : sh, c0 : c0 + sw * (wo - 1) + 1 : sw]
             out += np.einsum("ngchw,goc->ngohw", window, wg[:, :, :, i, j])
     return out.reshape(n, o, ho, wo)
+
+
+def pool2d_reference(
+    x: np.ndarray,
+    kind: str,
+    kernel: Sequence[int],
+    strides: Sequence[int] = (1, 1),
+    pads: Sequence[int] = (0, 0, 0, 0),
+    ceil_mode: bool = False,
+    count_include_pad: bool = False,
+) -> np.ndarray:
+    """Direct 2-D max ("max") or average ("avg") pooling of NCHW `x` in float64.
+
+    Padding never wins a max; an average divides by the window's elements inside the input
+    or, with `count_include_pad`, inside the padded input (a ceil_mode overhang never counts).
+    """
+    n, c, h, w = x.shape
+    kh, kw = kernel
+    sh, sw = strides
+    top, bottom, left, right = pads
+    ho = ge.pool_output_size(h, kh, sh, top, bottom, ceil_mode)
+    wo = ge.pool_output_size(w, kw, sw, left, right, ceil_mode)
+    over_h = max(0, (ho - 1) * sh + kh - (h + top + bottom))
+    over_w = max(0, (wo - 1) * sw + kw - (w + left + right))
+    fill = -np.inf if kind == "max" else 0.0
+    spec = ((top, bottom + over_h), (left, right + over_w))
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), *spec), constant_values=fill)
+    if count_include_pad:
+        counted = np.pad(np.ones((h + top + bottom, w + left + right)), ((0, over_h), (0, over_w)))
+    else:
+        counted = np.pad(np.ones((h, w)), spec)
+    acc = np.full((n, c, ho, wo), fill)
+    count = np.zeros((ho, wo))
+    for i in range(kh):
+        for j in range(kw):
+            rows = slice(i, i + sh * (ho - 1) + 1, sh)
+            cols = slice(j, j + sw * (wo - 1) + 1, sw)
+            if kind == "max":
+                np.maximum(acc, xp[:, :, rows, cols], out=acc)
+            else:
+                acc += xp[:, :, rows, cols]
+                count += counted[rows, cols]
+    return acc if kind == "max" else acc / count
+
+
+def _pool(op: ge.MaxPoolOp | ge.AvgPoolOp, x: np.ndarray, kind: str) -> np.ndarray:
+    include = isinstance(op, ge.AvgPoolOp) and op.count_include_pad is not None
+    return pool2d_reference(
+        x,
+        kind,
+        op.kernel.get_values(),
+        op.strides.get_values(),
+        op.pads.get_values(),
+        op.ceil_mode is not None,
+        include,
+    )
 
 
 def _conv(op: ge.Conv2DOp | ge.FusedConv2DOp, x: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -211,6 +267,109 @@ class GeFunctions(InterpreterFunctions):
         (x,) = _operands(op, args)
         return (_result(op, x),)
 
+    @impl(ge.MatMulOp)
+    def run_matmul(self, interp: Interpreter, op: ge.MatMulOp, args: tuple[Any, ...]):
+        a, b, *rest = (_wide(v) for v in _operands(op, args))
+        if op.transpose_a is not None:
+            a = np.swapaxes(a, -1, -2)
+        if op.transpose_b is not None:
+            b = np.swapaxes(b, -1, -2)
+        out = np.matmul(a, b)
+        if rest:
+            out = out + rest[0]
+        return (_result(op, out),)
+
+    @impl(ge.SiluOp)
+    def run_silu(self, interp: Interpreter, op: ge.SiluOp, args: tuple[Any, ...]):
+        (x,) = (_wide(v) for v in _operands(op, args))
+        return (_result(op, x * _sigmoid(x)),)
+
+    @impl(ge.MaxPoolOp)
+    def run_max_pool(self, interp: Interpreter, op: ge.MaxPoolOp, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        return (_result(op, _pool(op, x, "max")),)
+
+    @impl(ge.AvgPoolOp)
+    def run_avg_pool(self, interp: Interpreter, op: ge.AvgPoolOp, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        return (_result(op, _pool(op, x, "avg")),)
+
+    @impl(ge.GlobalAvgPoolOp)
+    def run_global_avg_pool(self, interp: Interpreter, op: ge.GlobalAvgPoolOp, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        return (_result(op, x.astype(np.float64).mean(axis=(2, 3), keepdims=True)),)
+
+    @impl(ge.ConcatOp)
+    def run_concat(self, interp: Interpreter, op: ge.ConcatOp, args: tuple[Any, ...]):
+        return (_result(op, np.concatenate(_operands(op, args), axis=op.axis.value.data)),)
+
+    @impl(ge.ReshapeOp)
+    def run_reshape(self, interp: Interpreter, op: ge.ReshapeOp, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        return (_result(op, x.reshape(tuple(op.output.type.get_shape()))),)
+
+    @impl(ge.FlattenOp)
+    def run_flatten(self, interp: Interpreter, op: ge.FlattenOp, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        return (_result(op, x.reshape(tuple(op.output.type.get_shape()))),)
+
+    @impl(ge.TransposeOp)
+    def run_transpose(self, interp: Interpreter, op: ge.TransposeOp, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        return (_result(op, np.transpose(x, op.perm.get_values())),)
+
+    @impl(ge.SoftmaxOp)
+    def run_softmax(self, interp: Interpreter, op: ge.SoftmaxOp, args: tuple[Any, ...]):
+        (x,) = (_wide(v) for v in _operands(op, args))
+        axis = op.axis.value.data
+        e = np.exp(x - x.max(axis=axis, keepdims=True))
+        return (_result(op, e / e.sum(axis=axis, keepdims=True)),)
+
+    @impl(ge.IdentityOp)
+    def run_identity(self, interp: Interpreter, op: ge.IdentityOp, args: tuple[Any, ...]):
+        return (args[0],)
+
+    @impl(ge.CastOp)
+    def run_cast(self, interp: Interpreter, op: ge.CastOp, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        return (_result(op, x),)
+
+    @impl(ge.HcomAllReduceOp)
+    def run_all_reduce(self, interp: Interpreter, op: ge.HcomAllReduceOp, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        x = x.astype(np.float64) if x.dtype.kind == "f" else x.astype(np.int64)
+        ranks = op.rank_size.value.data
+        reduction = op.reduction.data
+        if reduction == ge.Reduction.SUM:
+            out = x * ranks
+        elif reduction == ge.Reduction.PROD:
+            out = x**ranks
+        else:
+            out = x
+        return (_result(op, out),)
+
+    @impl(ge.HcomAllGatherOp)
+    def run_all_gather(self, interp: Interpreter, op: ge.HcomAllGatherOp, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        return (_result(op, np.concatenate([x] * op.rank_size.value.data, axis=0)),)
+
+
+@register_impls
+class StreamFunctions(InterpreterFunctions):
+    """The stream ops order work on a device; the reference computes them as no-ops."""
+
+    @impl(stream.WaitTensorOp)
+    def run_wait_tensor(self, interp: Interpreter, op: stream.WaitTensorOp, args: tuple[Any, ...]):
+        return (args[0],)
+
+    @impl(stream.RecordOp)
+    def run_record(self, interp: Interpreter, op: stream.RecordOp, args: tuple[Any, ...]):
+        return (None,)
+
+    @impl(stream.WaitOp)
+    def run_wait(self, interp: Interpreter, op: stream.WaitOp, args: tuple[Any, ...]):
+        return ()
+
 
 def find_function(module: ModuleOp, name: str | None = None) -> func.FuncOp:
     """The function called `name`, or the module's first function."""
@@ -263,6 +422,7 @@ def run_function(
     interp = Interpreter(module)
     interp.register_implementations(FuncFunctions())
     interp.register_implementations(GeFunctions())
+    interp.register_implementations(StreamFunctions())
     outputs = interp.call_op(f, tuple(args))
     if physical:
         return [np.asarray(o) for o in outputs]

@@ -25,13 +25,7 @@ from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseE
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from ge_dialect import __version__
-from ge_dialect.diagnostics import (
-    GeError,
-    LocatingParser,
-    check_dominance,
-    format_parse_error,
-    verify_located,
-)
+from ge_dialect.diagnostics import GeError, LocatingParser, format_parse_error
 from ge_dialect.dialects import get_all_dialects
 
 EXIT_ERROR = 1
@@ -164,9 +158,9 @@ class GeOptMain(xDSLOptMain):
         """Located verification and SSA dominance (skipped with --disable-verify)."""
         if self.args.disable_verify:
             return
-        fallback = self.get_input_name()
-        check_dominance(module, fallback)
-        verify_located(module, fallback)
+        from ge_dialect.verify import verify_module
+
+        verify_module(module, self.get_input_name())
 
     # ---- running ----------------------------------------------------------------------------
 

@@ -1,0 +1,23 @@
+// TorchAir's multi-stream example (npu_stream_switch / npu_wait_tensor), as ge-opt IR:
+//
+//   add_result = torch.add(in1, in2)
+//   with npu_stream_switch("1", 3):
+//       npu_wait_tensor(in4, add_result)
+//       mm_result = torch.mm(in3, in4)
+//   mm1 = torch.mm(in3, in4)
+//   with npu_stream_switch("2", 3):
+//       npu_wait_tensor(in4, mm_result)
+//       add2 = torch.add(in3, in4)
+//   return add_result, mm_result, mm1, add2
+//
+// Ops outside any scope carry no label (the default stream).  npu_wait_tensor rebinds in4:
+// every op built from in4 after a wait (mm1 included) uses that wait's result.
+func.func @main(%in1: tensor<4x4xf32>, %in2: tensor<4x4xf32>, %in3: tensor<4x4xf32>, %in4: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>) {
+  %add_result = ge.add %in1, %in2 : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  %in4_w1 = stream.wait_tensor %in4 after %add_result {stream.label = #stream.label<"1", priority = 3, inner_parallel = true>} : tensor<4x4xf32>, tensor<4x4xf32>
+  %mm_result = ge.matmul %in3, %in4_w1 {stream.label = #stream.label<"1", priority = 3, inner_parallel = true>} : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
+  %mm1 = ge.matmul %in3, %in4_w1 : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
+  %in4_w2 = stream.wait_tensor %in4_w1 after %mm_result {stream.label = #stream.label<"2", priority = 3, inner_parallel = true>} : tensor<4x4xf32>, tensor<4x4xf32>
+  %add2 = ge.add %in3, %in4_w2 {stream.label = #stream.label<"2", priority = 3, inner_parallel = true>} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  func.return %add_result, %mm_result, %mm1, %add2 : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>
+}
