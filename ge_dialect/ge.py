@@ -1743,7 +1743,8 @@ class HcomAllReduceOp(_Collective, IRDLOperation):
 
     It communicates, so it has memory effects: CSE and DCE leave it alone.  On one
     simulated device it computes as rank 0 of `rank_size` identical ranks: sum gives
-    rank_size * x, prod x ** rank_size, max and min give x.
+    rank_size * x, prod x ** rank_size, max and min give x.  Integer results saturate at
+    the type's limits (as the saturating integer `ge.add`).
 
         %y = ge.hcom_all_reduce %x reduction sum group "world" rank_size 8 : tensor<1024xf32>
     """

@@ -43,7 +43,8 @@ def _result(op: Operation, logical: np.ndarray, index: int = 0) -> np.ndarray:
     if np.issubdtype(dtype, np.integer):
         info = np.iinfo(dtype)
         logical = np.clip(np.rint(logical) if logical.dtype.kind == "f" else logical, info.min, info.max)
-    return ge.to_physical(t, np.asarray(logical).astype(dtype))
+    with np.errstate(over="ignore"):  # f32 -> f16 overflow rounds to inf, as it should
+        return ge.to_physical(t, np.asarray(logical).astype(dtype))
 
 
 def _operands(op: Operation, args: tuple[Any, ...]) -> list[np.ndarray]:
@@ -337,13 +338,13 @@ class GeFunctions(InterpreterFunctions):
     @impl(ge.HcomAllReduceOp)
     def run_all_reduce(self, interp: Interpreter, op: ge.HcomAllReduceOp, args: tuple[Any, ...]):
         (x,) = _operands(op, args)
-        x = x.astype(np.float64) if x.dtype.kind == "f" else x.astype(np.int64)
         ranks = op.rank_size.value.data
         reduction = op.reduction.data
         if reduction == ge.Reduction.SUM:
-            out = x * ranks
+            out = _wide(x).astype(np.int64 if x.dtype.kind != "f" else np.float64) * ranks
         elif reduction == ge.Reduction.PROD:
-            out = x**ranks
+            # float64 keeps the sign and the magnitude, so integer products saturate.
+            out = x.astype(np.float64) ** ranks
         else:
             out = x
         return (_result(op, out),)
