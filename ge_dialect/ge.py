@@ -374,6 +374,22 @@ def dense_to_numpy(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
     return flat.reshape(shape)
 
 
+def parse_string(parser: AttrParser, context_msg: str = "") -> str:
+    """A string literal, including the escaped non-ASCII form the printer writes.
+
+    xDSL lexes `"\\C3\\A9"` as a bytes literal, which `parse_str_literal` refuses.
+    """
+    pos = parser.pos
+    if (text := parser.parse_optional_str_literal()) is not None:
+        return text
+    if (data := parser.parse_optional_bytes_literal()) is not None:
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            parser.raise_error("string literal is not valid UTF-8", pos, parser.pos)
+    parser.raise_error("string literal expected" + context_msg)
+
+
 @irdl_attr_definition
 class ExternalDataAttr(ParametrizedAttribute):
     """Constant data stored outside the IR: `#ge.external<"file", offset = O, length = L>`.
@@ -395,7 +411,7 @@ class ExternalDataAttr(ParametrizedAttribute):
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
-            path = parser.parse_str_literal(" (the external data file)")
+            path = parse_string(parser, " (the external data file)")
             parser.parse_punctuation(",")
             parser.parse_keyword("offset")
             parser.parse_punctuation("=")

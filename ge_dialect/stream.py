@@ -49,6 +49,7 @@ from xdsl.traits import MemoryReadEffect, MemoryWriteEffect
 from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect.diagnostics import location_str, op_error
+from ge_dialect.ge import parse_string
 
 LABEL = "stream.label"
 """The discardable attribute holding a user stream label."""
@@ -78,7 +79,10 @@ class LabelAttr(ParametrizedAttribute):
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
-            label = parser.parse_str_literal(" (the stream label)")
+            pos = parser.pos
+            label = parse_string(parser, " (the stream label)")
+            if not label:
+                parser.raise_error("a stream label must not be empty", pos, parser.pos)
             values = {"priority": 0, "inner_parallel": 1}
             seen: set[str] = set()
             while parser.parse_optional_punctuation(",") is not None:
@@ -147,6 +151,10 @@ class EventType(ParametrizedAttribute, TypeAttribute):
 
     name = "stream.event"
 
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        return ()
+
 
 _EFFECTS = (MemoryReadEffect(), MemoryWriteEffect())
 
@@ -163,14 +171,6 @@ def producer_stream(value: SSAValue) -> int | None:
     if isinstance(owner, Block):
         return 0
     return stream_of(owner)
-
-
-def _comes_before(first: Operation, second: Operation) -> bool:
-    """Whether `first` precedes `second` in the same block."""
-    block = second.parent_block()
-    if block is None or first.parent_block() is not block:
-        return False
-    return block.get_operation_index(first) < block.get_operation_index(second)
 
 
 @irdl_op_definition
@@ -199,7 +199,8 @@ class RecordOp(IRDLOperation):
     """Records an event on its stream once the values it lists are computed.
 
     It sits on the stream of its operands' producers (function arguments count as
-    produced on stream 0), after them.
+    produced on stream 0), after them (a record before a producer is a use its definition
+    does not dominate).
 
         %e = stream.record %a, %b {stream.id = #stream.id<0>} : tensor<4xf32>, tensor<4xf32>
     """
@@ -218,12 +219,6 @@ class RecordOp(IRDLOperation):
             raise VerifyException("needs at least one value to publish")
         stream = stream_of(self)
         for i, value in enumerate(self.values):
-            owner = value.owner
-            if isinstance(owner, Operation) and not _comes_before(owner, self):
-                raise VerifyException(
-                    f"operand #{i} is produced by '{owner.name}' at "
-                    f"{location_str(owner.location)}, which does not come before this record"
-                )
             produced_on = producer_stream(value)
             if stream is not None and produced_on is not None and produced_on != stream:
                 raise VerifyException(
@@ -235,6 +230,8 @@ class RecordOp(IRDLOperation):
 @irdl_op_definition
 class WaitOp(IRDLOperation):
     """Makes its stream wait until the event of a `stream.record` on another stream.
+
+    The record comes first (a wait before it is a use its definition does not dominate).
 
         stream.wait %e {stream.id = #stream.id<1>}
     """
@@ -252,10 +249,6 @@ class WaitOp(IRDLOperation):
         if not isinstance(record, RecordOp):
             what = "a block argument" if isinstance(record, Block) else f"'{record.name}'"
             raise VerifyException(f"waits on an event that is not from a stream.record ({what})")
-        if not _comes_before(record, self):
-            raise VerifyException(
-                f"comes before its stream.record at {location_str(record.location)}"
-            )
         mine, theirs = stream_of(self), stream_of(record)
         if mine is not None and mine == theirs:
             raise VerifyException(
@@ -263,11 +256,36 @@ class WaitOp(IRDLOperation):
             )
 
 
+def _verify_assigned(function: Operation) -> None:
+    """In a function where some op has a stream, every op but the terminator has one and no
+    stream.wait_tensor remains (its edge became stream order or an event)."""
+    body = [op for region in function.regions for block in region.blocks for op in block.ops]
+    assigned = next((op for op in body if ID in op.attributes), None)
+    if assigned is None:
+        return
+    for op in body:
+        if op is body[-1] and not op.results and op.name.endswith("return"):
+            continue
+        if isinstance(op, WaitTensorOp):
+            raise op_error(
+                op,
+                "remains in a function whose ops have streams: stream assignment turns "
+                "every stream.wait_tensor into stream order or an event",
+            )
+        if ID not in op.attributes:
+            raise op_error(
+                op,
+                f"has no '{ID}', but the function is assigned (e.g. '{assigned.name}' at "
+                f"{location_str(assigned.location)} has one)",
+            )
+
+
 def verify_streams(module: Operation) -> None:
     """Module-wide stream rules, as located GeErrors.
 
-    `stream.label` and `stream.id` attributes have the right kind, and all ops of one
-    label agree on its priority.
+    `stream.label` and `stream.id` attributes have the right kind; all ops of one label
+    agree on its priority; an assigned function has a stream on every op and no
+    wait_tensor left.
     """
     labels: dict[str, tuple[int, Operation]] = {}
     for op in module.walk():
@@ -286,6 +304,9 @@ def verify_streams(module: Operation) -> None:
                     f'has stream label "{name}" with priority {priority}, but the label has '
                     f"priority {first[0]} at {location_str(first[1].location)}",
                 )
+    for op in module.walk():
+        if op.name == "func.func":
+            _verify_assigned(op)
 
 
 STREAM = Dialect(
