@@ -1172,10 +1172,11 @@ class TransDataOp(IRDLOperation):
 
 def _require_default_layout(t: TensorType, what: str, op: str) -> None:
     if isinstance(t.encoding, FormatAttr):
-        raise VerifyException(
-            f"{what} has layout {layout_str(t)}: {op} takes default-layout (ND/NCHW) tensors; "
-            "convert it with ge.trans_data first"
-        )
+        if what == "result":
+            advice = f"{op} produces default-layout (ND/NCHW) tensors; convert its result with ge.trans_data"
+        else:
+            advice = f"{op} takes default-layout (ND/NCHW) tensors; convert it with ge.trans_data first"
+        raise VerifyException(f"{what} has layout {layout_str(t)}: {advice}")
 
 
 def _require_float(t: TensorType, what: str, quantised: str | None = None) -> None:
@@ -1195,15 +1196,19 @@ def _expect_shape(t: TensorType, expected: Sequence[int], what: str = "result") 
         )
 
 
-def _expect_element_type(t: TensorType, expected: Attribute, what: str = "result") -> None:
+def _expect_element_type(
+    t: TensorType, expected: Attribute, what: str = "result", of: str = "the input's"
+) -> None:
     if t.element_type != expected:
-        raise VerifyException(f"{what} has element type {t.element_type}, expected {expected}")
+        raise VerifyException(f"{what} has element type {t.element_type}, expected {expected} ({of})")
 
 
-def _expect_layout(t: TensorType, expected: TensorType, what: str = "result") -> None:
+def _expect_layout(
+    t: TensorType, expected: TensorType, what: str = "result", of: str = "the input's"
+) -> None:
     if t.encoding != expected.encoding:
         raise VerifyException(
-            f"{what} has layout {layout_str(t)}, expected {layout_str(expected)} (the input's)"
+            f"{what} has layout {layout_str(t)}, expected {layout_str(expected)} ({of})"
         )
 
 
@@ -1258,7 +1263,7 @@ class MatMulOp(IRDLOperation):
             _require_default_layout(t, what, "matmul")
             if t.get_num_dims() < 2:
                 raise VerifyException(f"{what} must have rank >= 2, got {t}")
-        _expect_element_type(b, a.element_type, "operand 'b'")
+        _expect_element_type(b, a.element_type, "operand 'b'", "that of operand 'a'")
         sa, sb = list(a.get_shape()), list(b.get_shape())
         if self.transpose_a is not None:
             sa[-2], sa[-1] = sa[-1], sa[-2]
@@ -1276,7 +1281,7 @@ class MatMulOp(IRDLOperation):
             )
         _require_default_layout(y, "result", "matmul")
         _expect_shape(y, (*batch, sa[-2], sb[-1]))
-        _expect_element_type(y, a.element_type)
+        _expect_element_type(y, a.element_type, of="that of operand 'a'")
         if self.bias is not None:
             c = _type_of(self.bias, "operand 'bias'")
             if tuple(c.get_shape()) != (sb[-1],) or c.element_type != a.element_type:
@@ -1349,7 +1354,7 @@ class _Pool:
             raise VerifyException(
                 f"pads must be 4 non-negative integers [top, bottom, left, right], got {list(pads)}"
             )
-        for axis, (k, before, after) in enumerate(((kernel[0], pads[0], pads[1]), (kernel[1], pads[2], pads[3]))):
+        for k, before, after in ((kernel[0], pads[0], pads[1]), (kernel[1], pads[2], pads[3])):
             if before >= k or after >= k:
                 raise VerifyException(
                     f"pads {list(pads)} must be smaller than the kernel {list(kernel)} "
@@ -1486,6 +1491,10 @@ class GlobalAvgPoolOp(IRDLOperation):
             )
         if x.get_num_dims() != 4:
             raise VerifyException(f"operand 'input' must have rank 4 (NCHW), got {x}")
+        if tensor_format(x) not in (Format.NCHW, Format.NHWC, Format.NC1HWC0):
+            raise VerifyException(
+                f"operand 'input' has format {tensor_format(x)}, expected NCHW, NHWC or NC1HWC0"
+            )
         n, c, _, _ = x.get_shape()
         _expect_shape(y, (n, c, 1, 1))
         _expect_element_type(y, x.element_type)
@@ -1530,11 +1539,11 @@ class ConcatOp(IRDLOperation):
             what = f"operand #{i}"
             if t.get_num_dims() != rank:
                 raise VerifyException(f"{what} has rank {t.get_num_dims()}, expected {rank}")
-            _expect_element_type(t, first.element_type, what)
+            _expect_element_type(t, first.element_type, what, "that of operand #0")
             if t.encoding != first.encoding:
                 raise VerifyException(
                     f"{what} has layout {layout_str(t)}, expected {layout_str(first)} "
-                    "(operand #0's)"
+                    "(that of operand #0)"
                 )
             for d in range(rank):
                 if d != axis and t.get_shape()[d] != first.get_shape()[d]:
@@ -1546,8 +1555,8 @@ class ConcatOp(IRDLOperation):
         expected = list(first.get_shape())
         expected[axis] = total
         _expect_shape(y, expected)
-        _expect_element_type(y, first.element_type)
-        _expect_layout(y, first)
+        _expect_element_type(y, first.element_type, of="that of operand #0")
+        _expect_layout(y, first, of="that of operand #0")
 
 
 @irdl_op_definition
@@ -1745,6 +1754,10 @@ class _Collective:
             raise VerifyException("group must not be empty")
         if op.rank_size.value.data < 1:
             raise VerifyException(f"rank_size must be positive, got {op.rank_size.value.data}")
+        if not (is_float(x.element_type) or _type_key(x.element_type) in ("i8", "i32")):
+            raise VerifyException(
+                f"operand 'input' must be f16, f32, i8 or i32, got {x.element_type}"
+            )
         _expect_element_type(y, x.element_type)
         _expect_layout(y, x)
         return x, y
@@ -1790,11 +1803,7 @@ class HcomAllReduceOp(_Collective, IRDLOperation):
         )
 
     def verify_(self) -> None:
-        x, _ = self.verify_collective()
-        if not (is_float(x.element_type) or _type_key(x.element_type) in ("i8", "i32")):
-            raise VerifyException(
-                f"operand 'input' must be f16, f32, i8 or i32, got {x.element_type}"
-            )
+        self.verify_collective()
 
 
 @irdl_op_definition

@@ -201,6 +201,8 @@ class GeOptMain(xDSLOptMain):
 
     def parse_text(self, text: str, line_offset: int) -> ModuleOp:
         name = self.get_input_name()
+        if all(not line.strip() or line.lstrip().startswith("//") for line in text.splitlines()):
+            return ModuleOp([])  # an empty or comment-only chunk is an empty module, as in MLIR
         parser = LocatingParser(self.ctx, text, name, line_offset)
         try:
             return parser.parse_module(not self.args.no_implicit_module)

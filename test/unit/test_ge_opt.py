@@ -242,3 +242,13 @@ def test_output_is_identical_across_hash_seeds():
         outputs.append(proc.stdout)
     assert outputs[0] == outputs[1]
     assert b'"ge.conv2d"' in outputs[0]
+
+
+def test_empty_and_comment_only_input_is_an_empty_module(capsys, tmp_path):
+    path = write(tmp_path, "empty.mlir", "// nothing here\n\n")
+    code, out, err = run(capsys, [path])
+    assert (code, err) == (0, "")
+    assert out == "builtin.module {\n}\n"
+    path = write(tmp_path, "split.mlir", RELU + "// -----\n// only a comment\n")
+    code, out, err = run(capsys, [path, "--split-input-file"])
+    assert code == 0 and out.endswith("// -----\nbuiltin.module {\n}\n")
