@@ -248,7 +248,7 @@ def test_empty_and_comment_only_input_is_an_empty_module(capsys, tmp_path):
     path = write(tmp_path, "empty.mlir", "// nothing here\n\n")
     code, out, err = run(capsys, [path])
     assert (code, err) == (0, "")
-    assert out == "builtin.module {\n}\n"
+    assert out == "builtin.module {\n}\n\n"
     path = write(tmp_path, "split.mlir", RELU + "// -----\n// only a comment\n")
     code, out, err = run(capsys, [path, "--split-input-file"])
-    assert code == 0 and out.endswith("// -----\nbuiltin.module {\n}\n")
+    assert code == 0 and out.endswith("// -----\nbuiltin.module {\n}\n\n")
