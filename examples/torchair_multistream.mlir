@@ -11,13 +11,17 @@
 //   return add_result, mm_result, mm1, add2
 //
 // Ops outside any scope carry no label (the default stream).  npu_wait_tensor rebinds in4:
-// every op built from in4 after a wait (mm1 included) uses that wait's result.
-func.func @main(%in1: tensor<4x4xf32>, %in2: tensor<4x4xf32>, %in3: tensor<4x4xf32>, %in4: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>) {
-  %add_result = ge.add %in1, %in2 : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
-  %in4_w1 = stream.wait_tensor %in4 after %add_result {stream.label = #stream.label<"1", priority = 3, inner_parallel = true>} : tensor<4x4xf32>, tensor<4x4xf32>
-  %mm_result = ge.matmul %in3, %in4_w1 {stream.label = #stream.label<"1", priority = 3, inner_parallel = true>} : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
-  %mm1 = ge.matmul %in3, %in4_w1 : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
-  %in4_w2 = stream.wait_tensor %in4_w1 after %mm_result {stream.label = #stream.label<"2", priority = 3, inner_parallel = true>} : tensor<4x4xf32>, tensor<4x4xf32>
-  %add2 = ge.add %in3, %in4_w2 {stream.label = #stream.label<"2", priority = 3, inner_parallel = true>} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
-  func.return %add_result, %mm_result, %mm1, %add2 : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>
+// every op built from in4 after a wait (mm1 included) uses that wait's result.  Arguments
+// and results carry their graph names as {ge.name = ...}.  This is exactly what
+// ge_dialect.builder.GraphBuilder prints for the same Python code (test_builder.py).
+builtin.module {
+  func.func @main(%in1: tensor<4x4xf32> {ge.name = "in1"}, %in2: tensor<4x4xf32> {ge.name = "in2"}, %in3: tensor<4x4xf32> {ge.name = "in3"}, %in4: tensor<4x4xf32> {ge.name = "in4"}) -> (tensor<4x4xf32> {ge.name = "add_result"}, tensor<4x4xf32> {ge.name = "mm_result"}, tensor<4x4xf32> {ge.name = "mm1"}, tensor<4x4xf32> {ge.name = "add2"}) {
+    %add_result = ge.add %in1, %in2 : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+    %0 = stream.wait_tensor %in4 after %add_result {stream.label = #stream.label<"1", priority = 3, inner_parallel = true>} : tensor<4x4xf32>, tensor<4x4xf32>
+    %mm_result = ge.matmul %in3, %0 {stream.label = #stream.label<"1", priority = 3, inner_parallel = true>} : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
+    %mm1 = ge.matmul %in3, %0 : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
+    %1 = stream.wait_tensor %0 after %mm_result {stream.label = #stream.label<"2", priority = 3, inner_parallel = true>} : tensor<4x4xf32>, tensor<4x4xf32>
+    %add2 = ge.add %in3, %1 {stream.label = #stream.label<"2", priority = 3, inner_parallel = true>} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+    func.return %add_result, %mm_result, %mm1, %add2 : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>
+  }
 }

@@ -7,8 +7,8 @@
 // RUN: ge-opt %examples/torchair_multistream.mlir --print-op-generic | %mlir-opt -o /dev/null
 
 // CHECK-LABEL: func.func @main(
-// CHECK-SAME:  %[[IN1:.*]]: tensor<4x4xf32>, %[[IN2:.*]]: tensor<4x4xf32>, %[[IN3:.*]]: tensor<4x4xf32>, %[[IN4:.*]]: tensor<4x4xf32>)
-// CHECK-SAME:  -> (tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>) {
+// CHECK-SAME:  %[[IN1:[^:]*]]: tensor<4x4xf32> {ge.name = "in1"}, %[[IN2:[^:]*]]: tensor<4x4xf32> {ge.name = "in2"}, %[[IN3:[^:]*]]: tensor<4x4xf32> {ge.name = "in3"}, %[[IN4:[^:]*]]: tensor<4x4xf32> {ge.name = "in4"})
+// CHECK-SAME:  -> (tensor<4x4xf32> {ge.name = "add_result"}, tensor<4x4xf32> {ge.name = "mm_result"}, tensor<4x4xf32> {ge.name = "mm1"}, tensor<4x4xf32> {ge.name = "add2"}) {
 // add_result: outside any scope, no label.
 // CHECK-NEXT:    %[[ADD:.*]] = ge.add %[[IN1]], %[[IN2]] : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
 // npu_stream_switch("1", 3): npu_wait_tensor(in4, add_result), then mm.

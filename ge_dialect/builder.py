@@ -1,0 +1,432 @@
+"""Build `ge` graphs from Python, with TorchAir's stream semantics.
+
+    b = GraphBuilder("main")
+    x = b.input("x", [1, 3, 8, 8])
+    w = b.const(np.ones((4, 3, 3, 3), np.float32))
+    with b.stream_switch("1", stream_priority=3):
+        y = b.relu(b.conv2d(x, w, pads=[1, 1, 1, 1]), name="y")
+    module = b.build([y])
+
+Every op method infers its result type (the verifier then checks it again), and returns a
+`Tensor` handle.  Inside `stream_switch(tag, priority, inner_parallel)` every op gets
+`stream.label = #stream.label<tag, priority = ..., inner_parallel = ...>`; scopes nest and
+the innermost wins, as TorchAir's `npu_stream_switch`.  `wait_tensor(x, dep)` is TorchAir's
+`npu_wait_tensor`: it rebinds the handle `x` in place, so every op built from `x` afterwards
+uses the wait's result (ops built before are unaffected).
+
+Function arguments and results carry their names as `{ge.name = "..."}`, the keys later
+tools use for `.npz` inputs and outputs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import math
+import re
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    FunctionType,
+    IntegerType,
+    ModuleOp,
+    Signedness,
+    StringAttr,
+    TensorType,
+    f16,
+    f32,
+    i1,
+    i8,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+
+from ge_dialect import ge, stream
+from ge_dialect.diagnostics import GeError
+
+NAME = "ge.name"
+"""The argument/result attribute holding a graph input's or output's name."""
+
+ELEMENT_TYPES: dict[str, Attribute] = {
+    "f32": f32,
+    "f16": f16,
+    "i8": i8,
+    "ui8": IntegerType(8, Signedness.UNSIGNED),
+    "i32": i32,
+    "i64": i64,
+    "i1": i1,
+}
+_NUMPY_TO_MLIR = {
+    np.dtype(np.float32): "f32",
+    np.dtype(np.float16): "f16",
+    np.dtype(np.int8): "i8",
+    np.dtype(np.uint8): "ui8",
+    np.dtype(np.int32): "i32",
+    np.dtype(np.int64): "i64",
+    np.dtype(np.bool_): "i1",
+}
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
+
+
+def element_type(dtype: str | np.dtype | type | Attribute) -> Attribute:
+    """`"f32"`, a numpy dtype, or an MLIR element type -> the MLIR element type."""
+    if isinstance(dtype, Attribute):
+        return dtype
+    if isinstance(dtype, str) and dtype in ELEMENT_TYPES:
+        return ELEMENT_TYPES[dtype]
+    try:
+        return ELEMENT_TYPES[_NUMPY_TO_MLIR[np.dtype(dtype)]]
+    except (TypeError, KeyError):
+        raise GeError(f"error: unsupported element type {dtype!r}") from None
+
+
+class Tensor:
+    """A handle on a value being built; `wait_tensor` can rebind it to another value."""
+
+    def __init__(self, builder: GraphBuilder, value: SSAValue, name: str | None = None):
+        self.builder = builder
+        self.value = value
+        self.name = name
+
+    @property
+    def type(self) -> TensorType:
+        assert isinstance(self.value.type, TensorType)
+        return self.value.type
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(self.type.get_shape())
+
+    @property
+    def element_type(self) -> Attribute:
+        return self.type.element_type
+
+    def __repr__(self) -> str:
+        return f"Tensor({self.name or '?'}: {self.type})"
+
+
+def _name_hint(name: str | None) -> str | None:
+    if name is None:
+        return None
+    hint = re.sub(r"[^A-Za-z0-9_$.]", "_", name)
+    return hint if _IDENTIFIER.fullmatch(hint) and not hint[0].isdigit() else f"v_{hint}"
+
+
+_ACTIVE: contextvars.ContextVar[tuple[GraphBuilder, ...]] = contextvars.ContextVar(
+    "ge_active_builders", default=()
+)
+
+
+def active_builder() -> GraphBuilder:
+    """The innermost builder of a `with GraphBuilder(...)` block."""
+    builders = _ACTIVE.get()
+    if not builders:
+        raise GeError("error: no active GraphBuilder: use `with GraphBuilder(...) as b:`")
+    return builders[-1]
+
+
+class GraphBuilder:
+    """Builds one function of `ge` ops; `build(outputs)` returns a verified module.
+
+    `with GraphBuilder() as b:` makes `b` the active builder, on which `ge_dialect.scope`'s
+    `npu_stream_switch` and `npu_wait_tensor` act.
+    """
+
+    def __init__(self, name: str = "main"):
+        self.name = name
+        self.block = Block()
+        self._inputs: list[tuple[str, TensorType]] = []
+        self._scopes: list[stream.LabelAttr] = []
+        self._built = False
+        self._tokens: list[contextvars.Token] = []
+
+    def __enter__(self) -> GraphBuilder:
+        self._tokens.append(_ACTIVE.set((*_ACTIVE.get(), self)))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        _ACTIVE.reset(self._tokens.pop())
+
+    # ---- inputs, constants, scopes ---------------------------------------------------------
+
+    def input(self, name: str, shape: Sequence[int], dtype: str | np.dtype | Attribute = "f32",
+              format: str | None = None, c0: int = 0) -> Tensor:
+        """A function argument called `name`."""
+        t = TensorType(element_type(dtype), list(shape))
+        if format is not None:
+            t = ge.with_format(t, format, c0)
+        arg = self.block.insert_arg(t, len(self.block.args))
+        arg.name_hint = _name_hint(name)
+        self._inputs.append((name, t))
+        return Tensor(self, arg, name)
+
+    def const(self, array: np.ndarray | float | Sequence[float], dtype: str | np.dtype | None = None,
+              format: str | None = None, c0: int = 0, groups: int = 1, name: str | None = None) -> Tensor:
+        """A constant holding the logical array `array` (stored physically for `format`)."""
+        array = np.asarray(array) if dtype is None else np.asarray(array, dtype=np.dtype(
+            dtype if not isinstance(dtype, str) or dtype not in ELEMENT_TYPES
+            else ge.np_dtype(ELEMENT_TYPES[dtype])
+        ))
+        t = TensorType(element_type(array.dtype), array.shape)
+        if format is not None:
+            t = ge.with_format(t, format, c0, groups)
+        return self._emit(ge.ConstOp.from_numpy(array, t), name)
+
+    @contextlib.contextmanager
+    def stream_switch(self, stream_tag: str, stream_priority: int = 0,
+                      enable_inner_parallel: bool = True) -> Iterator[None]:
+        """TorchAir's `npu_stream_switch`: label every op built inside with `stream_tag`."""
+        self.enter_stream(stream_tag, stream_priority, enable_inner_parallel)
+        try:
+            yield
+        finally:
+            self.exit_stream()
+
+    def enter_stream(self, stream_tag: str, stream_priority: int = 0,
+                     enable_inner_parallel: bool = True) -> None:
+        self._scopes.append(stream.LabelAttr(str(stream_tag), int(stream_priority),
+                                             bool(enable_inner_parallel)))
+
+    def exit_stream(self) -> None:
+        if not self._scopes:
+            raise GeError("error: stream scope exit without a matching npu_stream_switch enter")
+        self._scopes.pop()
+
+    def wait_tensor(self, x: Tensor, dependency: Tensor, name: str | None = None) -> Tensor:
+        """TorchAir's `npu_wait_tensor`: ops built from `x` from now on run after `dependency`.
+
+        Rebinds `x` in place to the wait's result and returns it.
+        """
+        wait = stream.WaitTensorOp(x.value, dependency.value)
+        self._insert(wait, name)
+        x.value = wait.output
+        return x
+
+    # ---- ops ----------------------------------------------------------------------------------
+
+    def conv2d(self, x: Tensor, w: Tensor, bias: Tensor | None = None, strides=(1, 1),
+               pads=(0, 0, 0, 0), dilations=(1, 1), groups: int = 1, name: str | None = None) -> Tensor:
+        t = self._conv_type(x, w, strides, pads, dilations)
+        return self._emit(ge.Conv2DOp(x.value, w.value, _v(bias), t, strides, pads, dilations,
+                                      groups), name)
+
+    def fused_conv2d(self, x: Tensor, w: Tensor, bias: Tensor | None = None,
+                     residual: Tensor | None = None, activation: str = "none",
+                     alpha: float | None = None, strides=(1, 1), pads=(0, 0, 0, 0),
+                     dilations=(1, 1), groups: int = 1, name: str | None = None) -> Tensor:
+        t = self._conv_type(x, w, strides, pads, dilations)
+        return self._emit(ge.FusedConv2DOp(x.value, w.value, _v(bias), _v(residual), t, activation,
+                                           alpha, strides, pads, dilations, groups), name)
+
+    def batch_norm(self, x: Tensor, scale: Tensor, offset: Tensor, mean: Tensor, variance: Tensor,
+                   epsilon: float = 1e-5, name: str | None = None) -> Tensor:
+        return self._emit(ge.BatchNormOp(x.value, scale.value, offset.value, mean.value,
+                                         variance.value, epsilon), name)
+
+    def relu(self, x: Tensor, name: str | None = None) -> Tensor:
+        return self._emit(ge.ReluOp(x.value), name)
+
+    def relu6(self, x: Tensor, name: str | None = None) -> Tensor:
+        return self._emit(ge.Relu6Op(x.value), name)
+
+    def leaky_relu(self, x: Tensor, alpha: float = 0.01, name: str | None = None) -> Tensor:
+        return self._emit(ge.LeakyReluOp(x.value, alpha), name)
+
+    def sigmoid(self, x: Tensor, name: str | None = None) -> Tensor:
+        return self._emit(ge.SigmoidOp(x.value), name)
+
+    def silu(self, x: Tensor, name: str | None = None) -> Tensor:
+        return self._emit(ge.SiluOp(x.value), name)
+
+    def clip(self, x: Tensor, min: float, max: float, name: str | None = None) -> Tensor:
+        return self._emit(ge.ClipOp(x.value, min, max), name)
+
+    def identity(self, x: Tensor, name: str | None = None) -> Tensor:
+        return self._emit(ge.IdentityOp(x.value), name)
+
+    def add(self, a: Tensor, b: Tensor, name: str | None = None) -> Tensor:
+        return self._emit(ge.AddOp(a.value, b.value, self._broadcast_type(a, b)), name)
+
+    def sub(self, a: Tensor, b: Tensor, name: str | None = None) -> Tensor:
+        return self._emit(ge.SubOp(a.value, b.value, self._broadcast_type(a, b)), name)
+
+    def mul(self, a: Tensor, b: Tensor, name: str | None = None) -> Tensor:
+        return self._emit(ge.MulOp(a.value, b.value, self._broadcast_type(a, b)), name)
+
+    def matmul(self, a: Tensor, b: Tensor, bias: Tensor | None = None, transpose_a: bool = False,
+               transpose_b: bool = False, name: str | None = None) -> Tensor:
+        sa, sb = list(a.shape), list(b.shape)
+        if len(sa) < 2 or len(sb) < 2:
+            raise GeError(f"error: matmul needs operands of rank >= 2, got {a.type} and {b.type}")
+        if transpose_a:
+            sa[-2], sa[-1] = sa[-1], sa[-2]
+        if transpose_b:
+            sb[-2], sb[-1] = sb[-1], sb[-2]
+        batch = ge.broadcast_shape(sa[:-2], sb[:-2]) or ()
+        t = TensorType(a.element_type, [*batch, sa[-2], sb[-1]])
+        return self._emit(ge.MatMulOp(a.value, b.value, _v(bias), t, transpose_a, transpose_b), name)
+
+    def max_pool(self, x: Tensor, kernel: Sequence[int], strides=(1, 1), pads=(0, 0, 0, 0),
+                 ceil_mode: bool = False, name: str | None = None) -> Tensor:
+        t = self._pool_type(x, kernel, strides, pads, ceil_mode)
+        return self._emit(ge.MaxPoolOp(x.value, t, kernel, strides, pads, ceil_mode), name)
+
+    def avg_pool(self, x: Tensor, kernel: Sequence[int], strides=(1, 1), pads=(0, 0, 0, 0),
+                 ceil_mode: bool = False, count_include_pad: bool = False,
+                 name: str | None = None) -> Tensor:
+        t = self._pool_type(x, kernel, strides, pads, ceil_mode)
+        return self._emit(ge.AvgPoolOp(x.value, t, kernel, strides, pads, ceil_mode,
+                                       count_include_pad), name)
+
+    def global_avg_pool(self, x: Tensor, name: str | None = None) -> Tensor:
+        n, c = x.shape[:2]
+        return self._emit(ge.GlobalAvgPoolOp(x.value, _like(x.type, [n, c, 1, 1])), name)
+
+    def concat(self, inputs: Sequence[Tensor], axis: int, name: str | None = None) -> Tensor:
+        first = inputs[0]
+        axis = _axis(axis, len(first.shape))
+        shape = list(first.shape)
+        shape[axis] = sum(t.shape[axis] for t in inputs)
+        return self._emit(ge.ConcatOp([t.value for t in inputs], axis, _like(first.type, shape)),
+                          name)
+
+    def reshape(self, x: Tensor, shape: Sequence[int], name: str | None = None) -> Tensor:
+        """Reshape to `shape`; one dim may be -1 (inferred)."""
+        shape = list(shape)
+        if shape.count(-1) > 1:
+            raise GeError(f"error: reshape to {shape}: at most one dim may be -1")
+        if -1 in shape:
+            known = math.prod(d for d in shape if d != -1)
+            total = math.prod(x.shape)
+            if known == 0 or total % known:
+                raise GeError(f"error: cannot reshape {list(x.shape)} to {shape}")
+            shape[shape.index(-1)] = total // known
+        return self._emit(ge.ReshapeOp(x.value, TensorType(x.element_type, shape)), name)
+
+    def flatten(self, x: Tensor, axis: int = 1, name: str | None = None) -> Tensor:
+        rank = len(x.shape)
+        if not -rank <= axis <= rank:
+            raise GeError(f"error: flatten axis {axis} is out of range for rank {rank}")
+        axis = axis + rank if axis < 0 else axis
+        shape = [math.prod(x.shape[:axis]), math.prod(x.shape[axis:])]
+        return self._emit(ge.FlattenOp(x.value, TensorType(x.element_type, shape), axis), name)
+
+    def transpose(self, x: Tensor, perm: Sequence[int], name: str | None = None) -> Tensor:
+        shape = [x.shape[p] for p in perm]
+        return self._emit(ge.TransposeOp(x.value, perm, TensorType(x.element_type, shape)), name)
+
+    def softmax(self, x: Tensor, axis: int = -1, name: str | None = None) -> Tensor:
+        return self._emit(ge.SoftmaxOp(x.value, _axis(axis, len(x.shape))), name)
+
+    def cast(self, x: Tensor, dtype: str | np.dtype | Attribute, name: str | None = None) -> Tensor:
+        t = TensorType(element_type(dtype), x.shape, x.type.encoding)
+        return self._emit(ge.CastOp(x.value, t), name)
+
+    def trans_data(self, x: Tensor, format: str, c0: int = 0, groups: int = 1,
+                   name: str | None = None) -> Tensor:
+        return self._emit(ge.TransDataOp(x.value, ge.with_format(x.type, format, c0, groups)), name)
+
+    def hcom_all_reduce(self, x: Tensor, reduction: str = "sum", group: str = "hccl_world_group",
+                        rank_size: int = 1, name: str | None = None) -> Tensor:
+        return self._emit(ge.HcomAllReduceOp(x.value, reduction, group, rank_size), name)
+
+    def hcom_all_gather(self, x: Tensor, group: str = "hccl_world_group", rank_size: int = 1,
+                        name: str | None = None) -> Tensor:
+        shape = list(x.shape)
+        shape[0] *= rank_size
+        return self._emit(ge.HcomAllGatherOp(x.value, group, rank_size, _like(x.type, shape)), name)
+
+    # ---- building -------------------------------------------------------------------------------
+
+    def build(self, outputs: Sequence[Tensor], output_names: Sequence[str] | None = None,
+              verify: bool = True) -> ModuleOp:
+        """The module with one function returning `outputs`; verified unless `verify=False`.
+
+        Output names default to the handles' names (`out0`, `out1`, ... when they have none).
+        """
+        if self._built:
+            raise GeError("error: this GraphBuilder has already built its module")
+        if self._scopes:
+            raise GeError(
+                f"error: {len(self._scopes)} npu_stream_switch scope(s) were not exited before "
+                "build()"
+            )
+        names = list(output_names) if output_names is not None else [
+            t.name or f"out{i}" for i, t in enumerate(outputs)
+        ]
+        if len(names) != len(outputs):
+            raise GeError(f"error: {len(outputs)} outputs but {len(names)} output names")
+        self.block.add_op(func.ReturnOp(*[t.value for t in outputs]))
+        fn = func.FuncOp(
+            self.name,
+            FunctionType.from_lists([t for _, t in self._inputs], [t.type for t in outputs]),
+            Region(self.block),
+            arg_attrs=ArrayAttr([_named(n) for n, _ in self._inputs]),
+            res_attrs=ArrayAttr([_named(n) for n in names]),
+        )
+        module = ModuleOp([fn])
+        self._built = True
+        if verify:
+            from ge_dialect.verify import verify_module
+
+            verify_module(module, "<builder>")
+        return module
+
+    # ---- helpers ------------------------------------------------------------------------------
+
+    def _insert(self, op: Operation, name: str | None) -> None:
+        if self._built:
+            raise GeError("error: this GraphBuilder has already built its module")
+        if self._scopes:
+            op.attributes[stream.LABEL] = self._scopes[-1]
+        for result in op.results:
+            result.name_hint = _name_hint(name)
+        self.block.add_op(op)
+
+    def _emit(self, op: Operation, name: str | None) -> Tensor:
+        self._insert(op, name)
+        return Tensor(self, op.results[0], name)
+
+    def _broadcast_type(self, a: Tensor, b: Tensor) -> TensorType:
+        shape = ge.broadcast_shape(a.shape, b.shape)
+        if shape is None:
+            raise GeError(f"error: shapes {list(a.shape)} and {list(b.shape)} do not broadcast")
+        wide = a if len(a.shape) >= len(b.shape) else b
+        return TensorType(a.element_type, shape, wide.type.encoding)
+
+    def _conv_type(self, x: Tensor, w: Tensor, strides, pads, dilations) -> TensorType:
+        n, _, h, wd = x.shape
+        o, _, kh, kw = w.shape
+        ho = (h + pads[0] + pads[1] - dilations[0] * (kh - 1) - 1) // strides[0] + 1
+        wo = (wd + pads[2] + pads[3] - dilations[1] * (kw - 1) - 1) // strides[1] + 1
+        return _like(x.type, [n, o, ho, wo])
+
+    def _pool_type(self, x: Tensor, kernel, strides, pads, ceil_mode) -> TensorType:
+        n, c, h, w = x.shape
+        ho = ge.pool_output_size(h, kernel[0], strides[0], pads[0], pads[1], ceil_mode)
+        wo = ge.pool_output_size(w, kernel[1], strides[1], pads[2], pads[3], ceil_mode)
+        return _like(x.type, [n, c, ho, wo])
+
+
+def _v(t: Tensor | None) -> SSAValue | None:
+    return None if t is None else t.value
+
+
+def _like(t: TensorType, shape: Sequence[int]) -> TensorType:
+    """`t`'s element type and encoding with another shape."""
+    return TensorType(t.element_type, list(shape), t.encoding)
+
+
+def _axis(axis: int, rank: int) -> int:
+    if not -rank <= axis < rank:
+        raise GeError(f"error: axis {axis} is out of range for rank {rank}")
+    return axis % rank
+
+
+def _named(name: str) -> DictionaryAttr:
+    return DictionaryAttr({NAME: StringAttr(name)})
