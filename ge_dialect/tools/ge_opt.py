@@ -106,6 +106,13 @@ class GeOptMain(xDSLOptMain):
             help="print the IR after every pass to stderr, as mlir-opt does",
         )
         arg_parser.add_argument(
+            "--input-shape",
+            action="append",
+            default=[],
+            metavar="NAME=DIMS",
+            help="bind the dims of an ONNX graph input, e.g. input=1x3x224x224 (repeatable)",
+        )
+        arg_parser.add_argument(
             "--elide-constants-if-larger",
             type=int,
             metavar="N",
@@ -248,39 +255,73 @@ class GeOptMain(xDSLOptMain):
                 raise GeError(f"{path}: error: cannot write external data: {e.strerror}") from None
         return self._writer
 
-    def run(self) -> None:
-        from ge_dialect import weights
+    def input_shapes(self) -> dict[str, list[int]]:
+        """`--input-shape name=1x3x224x224` flags as a dict (exit 2 when malformed)."""
+        shapes: dict[str, list[int]] = {}
+        for spec in self.args.input_shape:
+            name, eq, dims = spec.rpartition("=")
+            try:
+                shape = [int(d) for d in dims.split("x")] if dims else []
+            except ValueError:
+                shape = None
+            if not eq or not name or shape is None or any(d < 0 for d in shape):
+                raise UsageError(f"--input-shape expects NAME=DIMS such as x=1x3x224x224, got '{spec}'")
+            shapes[name] = shape
+        return shapes
 
-        text = self.read_input()
+    def import_onnx(self) -> ModuleOp:
+        from ge_dialect.frontend import import_onnx
+
+        return import_onnx(self.args.input_file, self.input_shapes())
+
+    def is_onnx(self) -> bool:
+        return (self.args.input_file or "").lower().endswith(".onnx")
+
+    def run(self) -> None:
         input_dir = os.path.dirname(self.args.input_file or "")
-        output = StringIO()
         self._writer = None
         ok = False
         try:
-            for i, (chunk, offset) in enumerate(self.chunks(text)):
-                if i > 0:
-                    output.write("// -----\n")
-                try:
-                    module = self.parse_text(chunk, offset)
-                except GeError as e:
-                    if not self.args.parsing_diagnostics:
-                        raise
-                    print(e)
-                    continue
-                weights.set_data_dir(module, input_dir)
-                try:
-                    output.write(self.process(module))
-                except GeError as e:
-                    if not self.args.verify_diagnostics:
-                        raise
-                    print(e)
+            text = self.run_onnx(input_dir) if self.is_onnx() else self.run_mlir(input_dir)
             ok = True
         finally:
             if self._writer is not None:
                 self._writer.close(commit=ok)
         if self.args.time_passes:
             self.print_timings()
-        self.write_output(output.getvalue())
+        self.write_output(text)
+
+    def run_onnx(self, input_dir: str) -> str:
+        from ge_dialect import weights
+
+        module = self.import_onnx()
+        weights.set_data_dir(module, input_dir)
+        return self.process(module)
+
+    def run_mlir(self, input_dir: str) -> str:
+        from ge_dialect import weights
+
+        if self.args.input_shape:
+            raise UsageError("--input-shape applies to ONNX input (.onnx files) only")
+        output = StringIO()
+        for i, (chunk, offset) in enumerate(self.chunks(self.read_input())):
+            if i > 0:
+                output.write("// -----\n")
+            try:
+                module = self.parse_text(chunk, offset)
+            except GeError as e:
+                if not self.args.parsing_diagnostics:
+                    raise
+                print(e)
+                continue
+            weights.set_data_dir(module, input_dir)
+            try:
+                output.write(self.process(module))
+            except GeError as e:
+                if not self.args.verify_diagnostics:
+                    raise
+                print(e)
+        return output.getvalue()
 
     def print_timings(self) -> None:
         total = sum(t for _, t in self._timings)
