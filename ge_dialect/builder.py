@@ -267,7 +267,12 @@ class GraphBuilder:
             sa[-2], sa[-1] = sa[-1], sa[-2]
         if transpose_b:
             sb[-2], sb[-1] = sb[-1], sb[-2]
-        batch = ge.broadcast_shape(sa[:-2], sb[:-2]) or ()
+        if sa[-1] != sb[-2]:
+            raise GeError(f"error: matmul contraction dims differ: {list(a.shape)} x {list(b.shape)}"
+                          f" (transpose_a={transpose_a}, transpose_b={transpose_b})")
+        batch = ge.broadcast_shape(sa[:-2], sb[:-2])
+        if batch is None:
+            raise GeError(f"error: matmul batch dims {sa[:-2]} and {sb[:-2]} do not broadcast")
         t = TensorType(a.element_type, [*batch, sa[-2], sb[-1]])
         return self._emit(ge.MatMulOp(a.value, b.value, _v(bias), t, transpose_a, transpose_b), name)
 

@@ -252,3 +252,58 @@ def test_empty_and_comment_only_input_is_an_empty_module(capsys, tmp_path):
     path = write(tmp_path, "split.mlir", RELU + "// -----\n// only a comment\n")
     code, out, err = run(capsys, [path, "--split-input-file"])
     assert code == 0 and out.endswith("// -----\nbuiltin.module {\n}\n\n")
+
+
+def _onnx_relu(path, dims):
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper
+
+    graph = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["y"], name="r")],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, dims)],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+    )
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), path)
+    return str(path)
+
+
+def test_onnx_input_with_bound_dims(capsys, tmp_path):
+    path = _onnx_relu(tmp_path / "m.onnx", ["n", 4])
+    code, out, err = run(capsys, [path, "--input-shape", "x=2x4"])
+    assert (code, err) == (0, "")
+    assert 'func.func @main(%x: tensor<2x4xf32> {ge.name = "x"}) -> (tensor<2x4xf32> {ge.name = "y"})' in out
+    assert "ge.relu %x : tensor<2x4xf32>" in out
+
+
+@pytest.mark.parametrize(
+    "args, code, message",
+    [
+        ([], 1, "error: input 'x' has unbound dim 0 ('n')"),
+        (["--input-shape", "x=2xfour"], 2, "ge-opt: error: --input-shape expects NAME=DIMS such as x=1x3x224x224, got 'x=2xfour'"),
+        (["--input-shape", "2x4"], 2, "ge-opt: error: --input-shape expects NAME=DIMS"),
+    ],
+)
+def test_onnx_input_errors(capsys, tmp_path, args, code, message):
+    path = _onnx_relu(tmp_path / "m.onnx", ["n", 4])
+    got, out, err = run(capsys, [path, *args])
+    assert got == code and out == ""
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert message in err
+
+
+def test_truncated_onnx_file_is_one_clear_line(capsys, tmp_path):
+    path = _onnx_relu(tmp_path / "m.onnx", [1, 4])
+    data = open(path, "rb").read()
+    (tmp_path / "t.onnx").write_bytes(data[: len(data) // 2])
+    code, out, err = run(capsys, [str(tmp_path / "t.onnx")])
+    assert code == 1 and out == ""
+    assert err.startswith(f"{tmp_path / 't.onnx'}: error: not a valid ONNX model")
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_input_shape_needs_onnx_input(capsys, tmp_path):
+    path = write(tmp_path, "in.mlir", RELU)
+    code, _, err = run(capsys, [path, "--input-shape", "x=4"])
+    assert code == 2
+    assert err == "ge-opt: error: --input-shape applies to ONNX input (.onnx files) only\n"

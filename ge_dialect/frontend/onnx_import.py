@@ -1,0 +1,995 @@
+"""ONNX -> `ge` importer.
+
+    module = import_onnx("model.onnx", input_shapes={"x": [1, 3, 224, 224]})
+
+Every op is built through `GraphBuilder`, which infers result types; shapes come from that
+inference, never from the model's `value_info`.  Opsets 11 to 21 of the default domain are
+read; the supported ops are
+
+    Conv, BatchNormalization (inference), Relu, Clip, LeakyRelu, Sigmoid, Add, Sub, Mul,
+    Div (by a constant), MatMul, Gemm, MaxPool, AveragePool, GlobalAveragePool, Concat,
+    Reshape, Flatten, Transpose, Softmax, Identity, Constant, Cast.
+
+Mapping decisions:
+
+- ONNX 2-D pads `[top, left, bottom, right]` become GE's `[top, bottom, left, right]`;
+  `auto_pad` SAME_UPPER/SAME_LOWER/VALID become explicit pads (ONNX's formula; SAME_UPPER
+  puts the odd pixel at the end).
+- Initializers and `Constant` outputs are numpy arrays until an op needs them as a value;
+  then they become one `ge.const` each (located at the initializer's or Constant node's
+  name).  Shape inputs (Reshape's shape, Clip's bounds, Div's divisor) are read at import.
+  Identity, Cast, Reshape, Flatten, Transpose and Concat of constants are folded.
+- Div by a constant is a `ge.mul` by its reciprocal; Gemm folds `alpha`/`beta` into
+  constant operands (else a `ge.mul` by a constant) and turns a 1-D C into the matmul bias.
+- Softmax before opset 13 coerces the input to 2-D at `axis`: flatten, softmax on axis 1,
+  reshape back (one softmax when `axis` is the last dim).
+- Clip takes its bounds from attributes (the pre-11 form) or from constant inputs; a
+  missing or infinite bound becomes the float32 lowest/highest finite value.
+
+Each op built for a node is located at `NameLoc(node name)` (`<op_type>_<index>` for
+unnamed nodes); function arguments and results carry the ONNX input/output names as
+`{ge.name = ...}`.  Everything the op set lacks is collected over the whole graph and
+reported in one `GeError` naming every offending node.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp, NameLoc, StringAttr, UnknownLoc
+from xdsl.ir import Operation
+from xdsl.utils.exceptions import VerifyException
+
+from ge_dialect import ge
+from ge_dialect.builder import GraphBuilder, Tensor
+from ge_dialect.diagnostics import GeError
+
+MIN_OPSET, MAX_OPSET = 11, 21
+
+F32_LOWEST = float(np.finfo(np.float32).min)
+F32_HIGHEST = float(np.finfo(np.float32).max)
+
+# onnx.TensorProto.DataType values (kept here so that this module imports without onnx).
+_FLOAT, _FLOAT16 = 1, 10
+_COMPUTE_DTYPES = {_FLOAT: np.dtype(np.float32), _FLOAT16: np.dtype(np.float16)}
+_FLOAT_DTYPES = (np.dtype(np.float32), np.dtype(np.float16))
+_INT_DTYPES = (np.dtype(np.int64), np.dtype(np.int32))
+_NUMPY_NAMES = {
+    np.dtype(np.float64): "DOUBLE", np.dtype(np.int32): "INT32", np.dtype(np.int64): "INT64",
+    np.dtype(np.int8): "INT8", np.dtype(np.uint8): "UINT8", np.dtype(np.int16): "INT16",
+    np.dtype(np.uint16): "UINT16", np.dtype(np.bool_): "BOOL", np.dtype(np.uint32): "UINT32",
+    np.dtype(np.uint64): "UINT64", np.dtype(np.float32): "FLOAT", np.dtype(np.float16): "FLOAT16",
+}
+
+# onnx.AttributeProto.AttributeType values.
+_A_FLOAT, _A_INT, _A_STRING, _A_TENSOR = 1, 2, 3, 4
+_A_FLOATS, _A_INTS, _A_STRINGS, _A_SPARSE = 6, 7, 8, 11
+_ATTR_TYPE_NAMES = {
+    1: "FLOAT", 2: "INT", 3: "STRING", 4: "TENSOR", 5: "GRAPH", 6: "FLOATS", 7: "INTS",
+    8: "STRINGS", 9: "TENSORS", 10: "GRAPHS", 11: "SPARSE_TENSOR", 12: "SPARSE_TENSORS",
+    13: "TYPE_PROTO", 14: "TYPE_PROTOS",
+}
+
+_AUTO_PADS = ("NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID")
+
+_CONV_ATTRS = {"auto_pad": _A_STRING, "dilations": _A_INTS, "group": _A_INT,
+               "kernel_shape": _A_INTS, "pads": _A_INTS, "strides": _A_INTS}
+_POOL_ATTRS = {"auto_pad": _A_STRING, "ceil_mode": _A_INT, "dilations": _A_INTS,
+               "kernel_shape": _A_INTS, "pads": _A_INTS, "strides": _A_INTS}
+
+# op type -> (attributes and their types, (min, max) inputs, (min, max) outputs)
+_SPECS: dict[str, tuple[dict[str, int], tuple[int, int], tuple[int, int]]] = {
+    "Conv": (_CONV_ATTRS, (2, 3), (1, 1)),
+    "BatchNormalization": ({"epsilon": _A_FLOAT, "momentum": _A_FLOAT, "training_mode": _A_INT},
+                           (5, 5), (1, 5)),
+    "Relu": ({}, (1, 1), (1, 1)),
+    "Sigmoid": ({}, (1, 1), (1, 1)),
+    "LeakyRelu": ({"alpha": _A_FLOAT}, (1, 1), (1, 1)),
+    "Clip": ({"min": _A_FLOAT, "max": _A_FLOAT}, (1, 3), (1, 1)),
+    "Add": ({}, (2, 2), (1, 1)),
+    "Sub": ({}, (2, 2), (1, 1)),
+    "Mul": ({}, (2, 2), (1, 1)),
+    "Div": ({}, (2, 2), (1, 1)),
+    "MatMul": ({}, (2, 2), (1, 1)),
+    "Gemm": ({"alpha": _A_FLOAT, "beta": _A_FLOAT, "transA": _A_INT, "transB": _A_INT},
+             (2, 3), (1, 1)),
+    "MaxPool": ({**_POOL_ATTRS, "storage_order": _A_INT}, (1, 1), (1, 2)),
+    "AveragePool": ({**_POOL_ATTRS, "count_include_pad": _A_INT}, (1, 1), (1, 1)),
+    "GlobalAveragePool": ({}, (1, 1), (1, 1)),
+    "Concat": ({"axis": _A_INT}, (1, 1 << 30), (1, 1)),
+    "Reshape": ({"allowzero": _A_INT}, (2, 2), (1, 1)),
+    "Flatten": ({"axis": _A_INT}, (1, 1), (1, 1)),
+    "Transpose": ({"perm": _A_INTS}, (1, 1), (1, 1)),
+    "Softmax": ({"axis": _A_INT}, (1, 1), (1, 1)),
+    "Identity": ({}, (1, 1), (1, 1)),
+    "Constant": ({"value": _A_TENSOR, "value_float": _A_FLOAT, "value_floats": _A_FLOATS,
+                  "value_int": _A_INT, "value_ints": _A_INTS, "value_string": _A_STRING,
+                  "value_strings": _A_STRINGS, "sparse_value": _A_SPARSE}, (0, 0), (1, 1)),
+    "Cast": ({"to": _A_INT, "saturate": _A_INT}, (1, 1), (1, 1)),
+}
+
+SUPPORTED_OPS = tuple(sorted(_SPECS))
+
+
+class _Unsupported(Exception):
+    """Why one node cannot be imported (collected; reported with every other such node)."""
+
+
+class _Const:
+    """A tensor known at import time: an initializer, a Constant's value or a folded result.
+
+    `origin` names the location its `ge.const` gets when an op needs it as a value.
+    """
+
+    def __init__(self, array: np.ndarray | None, origin: str, proto: Any = None,
+                 base_dir: str | None = None):
+        self._array = array
+        self.origin = origin
+        self.proto = proto
+        self.base_dir = base_dir
+        self.tensor: Tensor | None = None
+
+    def array(self, onnx: Any) -> np.ndarray:
+        if self._array is None:
+            try:
+                self._array = onnx.numpy_helper.to_array(self.proto, self.base_dir or "")
+            except Exception as e:  # a malformed TensorProto (sizes, missing external data)
+                raise _Unsupported(
+                    f"initializer '{self.proto.name}' cannot be read ({_one_line(e)})"
+                ) from None
+        return self._array
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        if self._array is None:
+            return tuple(int(d) for d in self.proto.dims)
+        return tuple(self._array.shape)
+
+
+Value = Tensor | _Const
+
+
+def _one_line(e: object) -> str:
+    return " ".join(str(e).split())
+
+
+def _strip_error(message: str) -> str:
+    """A builder GeError's text without its `error: ` prefix."""
+    return message[len("error: "):] if message.startswith("error: ") else message
+
+
+def _shape_str(shape: Sequence[object]) -> str:
+    return "[" + ", ".join(str(d) for d in shape) + "]"
+
+
+def import_onnx(
+    model: str | os.PathLike | Any,
+    input_shapes: Mapping[str, Sequence[int]] | None = None,
+    name: str = "main",
+) -> ModuleOp:
+    """Imports an ONNX model (a file path or an `onnx.ModelProto`) as a verified `ge` module.
+
+    `input_shapes` binds the shapes of graph inputs with symbolic or unknown dims (all dims
+    of an input are given).  Every user mistake raises a one-line `GeError`
+    `"<file or 'model'>: error: ..."`.
+    """
+    try:
+        import onnx
+        import onnx.numpy_helper  # noqa: F401
+    except ImportError:
+        raise GeError(
+            "error: importing ONNX needs the 'onnx' package (pip install 'ge-opt[onnx]')"
+        ) from None
+    proto, label, base_dir = _load(onnx, model)
+    return _Importer(onnx, proto, label, base_dir, input_shapes, name).run()
+
+
+def _load(onnx: Any, model: Any) -> tuple[Any, str, str | None]:
+    """The model proto, the name diagnostics use for it, and the directory of external data."""
+    if isinstance(model, onnx.ModelProto):
+        label, proto, base_dir = "model", model, None
+    elif isinstance(model, bytes | bytearray):
+        label, base_dir = "model", None
+        proto = _parse(onnx, bytes(model), label)
+    elif isinstance(model, str | os.PathLike):
+        path = os.fspath(model)
+        label = os.fsdecode(path)
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except (OSError, ValueError) as e:  # ValueError: a NUL in the path
+            reason = getattr(e, "strerror", None) or _one_line(e)
+            raise GeError(f"{label}: error: cannot read {label}: {reason}") from None
+        proto = _parse(onnx, data, label)
+        base_dir = os.path.dirname(os.path.abspath(path))
+    else:
+        raise TypeError(
+            "import_onnx takes a file path, serialized model bytes or an onnx.ModelProto, not "
+            f"{type(model).__name__}"
+        )
+    if not proto.HasField("graph"):
+        raise GeError(f"{label}: error: not a valid ONNX model (no graph)")
+    return proto, label, base_dir
+
+
+def _parse(onnx: Any, data: bytes, label: str) -> Any:
+    if not data:
+        raise GeError(f"{label}: error: not a valid ONNX model (empty file)")
+    proto = onnx.ModelProto()
+    try:
+        proto.ParseFromString(data)
+    except Exception as e:  # google.protobuf.message.DecodeError (its module is optional)
+        reason = str(e).rsplit(": ", 1)[-1].strip() or type(e).__name__
+        reason = reason[:1].lower() + reason[1:]
+        raise GeError(
+            f"{label}: error: not a valid ONNX model (cannot parse the protobuf: {reason}; "
+            "truncated or not an ONNX file?)"
+        ) from None
+    return proto
+
+
+class _Importer:
+    def __init__(self, onnx: Any, model: Any, label: str, base_dir: str | None,
+                 input_shapes: Mapping[str, Sequence[int]] | None, name: str):
+        self.onnx = onnx
+        self.model = model
+        self.label = label
+        self.base_dir = base_dir
+        self.input_shapes = dict(input_shapes or {})
+        self.b = GraphBuilder(name)
+        self.env: dict[str, Value] = {}
+        self.poisoned: set[str] = set()
+        self.sparse: set[str] = set()
+        self.opset = 0
+        self.node_name = ""
+
+    def error(self, message: str) -> GeError:
+        return GeError(f"{self.label}: error: {message}")
+
+    # ---- driver -------------------------------------------------------------------------
+
+    def run(self) -> ModuleOp:
+        self.opset = self._opset()
+        graph = self.model.graph
+        for t in graph.initializer:
+            self.env[t.name] = _Const(None, t.name, proto=t, base_dir=self.base_dir)
+        self.sparse = {t.values.name for t in graph.sparse_initializer}
+        self._graph_inputs(graph)
+
+        failures: list[tuple[str, str, str]] = []
+        for index, node in enumerate(graph.node):
+            node_name = node.name or f"{node.op_type}_{index}"
+            op_label = node.op_type if node.domain in ("", "ai.onnx") else \
+                f"{node.domain}.{node.op_type}"
+            try:
+                self._import_node(node, node_name)
+            except _Unsupported as e:
+                failures.append((node_name, op_label, str(e)))
+                self.poisoned.update(o for o in node.output if o)
+        if failures:
+            n = len(failures)
+            listed = ", ".join(f"'{name}' ({op}: {why})" for name, op, why in failures)
+            raise self.error(f"cannot import {n} node{'s' if n != 1 else ''}: {listed}")
+
+        outputs: list[Tensor] = []
+        names: list[str] = []
+        for vi in graph.output:
+            value = self.env.get(vi.name)
+            if value is None:
+                raise self.error(
+                    f"graph output '{vi.name}' is not produced by any node, initializer or input"
+                )
+            try:
+                outputs.append(self._materialize(value, vi.name))
+            except _Unsupported as e:
+                raise self.error(f"graph output '{vi.name}': {e}") from None
+            names.append(vi.name)
+        if not outputs:
+            raise self.error("the graph has no outputs")
+        try:
+            return self.b.build(outputs, names)
+        except GeError as e:  # not expected: every op was verified as it was built
+            text = str(e)
+            raise self.error(text.split(": error: ", 1)[-1]) from None
+
+    def _opset(self) -> int:
+        versions = [o.version for o in self.model.opset_import if o.domain in ("", "ai.onnx")]
+        if not versions:
+            raise self.error("the model imports no default-domain (ai.onnx) opset")
+        version = max(versions)
+        if not MIN_OPSET <= version <= MAX_OPSET:
+            raise self.error(
+                f"opset {version} is not supported ({MIN_OPSET} to {MAX_OPSET})"
+            )
+        return version
+
+    def _graph_inputs(self, graph: Any) -> None:
+        inputs = [vi for vi in graph.input if vi.name not in self.env]
+        names = [vi.name for vi in inputs]
+        for key in self.input_shapes:
+            if key not in names:
+                known = ", ".join(f"'{n}'" for n in names) or "none"
+                raise self.error(
+                    f"an input shape is given for '{key}', which is not a graph input "
+                    f"(graph inputs: {known})"
+                )
+        for vi in inputs:
+            self.env[vi.name] = self._graph_input(vi)
+
+    def _graph_input(self, vi: Any) -> Tensor:
+        name = vi.name
+        if vi.type.WhichOneof("value") != "tensor_type":
+            raise self.error(f"input '{name}' is not a tensor")
+        tt = vi.type.tensor_type
+        dtype = _COMPUTE_DTYPES.get(tt.elem_type)
+        if dtype is None:
+            raise self.error(
+                f"input '{name}' has element type {self._type_name(tt.elem_type)}; only FLOAT "
+                "and FLOAT16 inputs are supported"
+            )
+        dims: list[int | str | None] | None = None
+        if tt.HasField("shape"):
+            dims = []
+            for d in tt.shape.dim:
+                if d.HasField("dim_value") and d.dim_value >= 0:
+                    dims.append(int(d.dim_value))
+                elif d.dim_param:
+                    dims.append(d.dim_param)
+                else:
+                    dims.append(None)
+        written = "unknown rank" if dims is None else _shape_str(
+            "?" if d is None else d for d in dims
+        )
+        given = self.input_shapes.get(name)
+        if given is not None:
+            shape = self._given_shape(name, given, dims, written)
+        else:
+            if dims is None:
+                raise self.error(
+                    f"input '{name}' has no shape; give one with --input-shape {name}=<dims>"
+                )
+            unbound = [(i, d) for i, d in enumerate(dims) if not isinstance(d, int)]
+            if unbound:
+                which = ", ".join(
+                    f"{i} ('{d}')" if isinstance(d, str) else f"{i} (unknown)" for i, d in unbound
+                )
+                example = "x".join(str(d) if isinstance(d, int) else "1" for d in dims)
+                raise self.error(
+                    f"input '{name}' has unbound dim{'s' if len(unbound) > 1 else ''} {which} "
+                    f"in shape {written}; bind it with --input-shape {name}=<dims>, e.g. "
+                    f"{name}={example}"
+                )
+            shape = [int(d) for d in dims]  # type: ignore[arg-type]
+        return self.b.input(name, shape, dtype)
+
+    def _given_shape(self, name: str, given: Sequence[int], dims: list | None,
+                     written: str) -> list[int]:
+        try:
+            shape = [int(d) for d in given]
+            ok = all(isinstance(d, int | np.integer) and not isinstance(d, bool) for d in given)
+        except (TypeError, ValueError):
+            ok = False
+        if not ok or any(d < 1 for d in shape):
+            raise self.error(
+                f"the input shape given for '{name}' must be positive integers, got {given!r}"
+            )
+        text = "x".join(map(str, shape))
+        if dims is not None:
+            if len(dims) != len(shape):
+                raise self.error(
+                    f"the input shape {text} given for '{name}' has rank {len(shape)}, but the "
+                    f"model's input has rank {len(dims)} ({written})"
+                )
+            for i, (d, g) in enumerate(zip(dims, shape)):
+                if isinstance(d, int) and d != g:
+                    raise self.error(
+                        f"the input shape {text} given for '{name}' has {g} at dim {i}, but "
+                        f"the model fixes it to {d} ({written})"
+                    )
+        return shape
+
+    def _type_name(self, elem_type: int) -> str:
+        try:
+            return self.onnx.TensorProto.DataType.Name(elem_type)
+        except ValueError:
+            return f"#{elem_type}"
+
+    # ---- one node -----------------------------------------------------------------------
+
+    def _import_node(self, node: Any, node_name: str) -> None:
+        if node.domain not in ("", "ai.onnx") or node.op_type not in _SPECS:
+            raise _Unsupported("unsupported op")
+        attrs = self._check_static(node)
+        if any(i in self.poisoned for i in node.input if i):
+            # An input comes from a node that could not be imported: only this node's own
+            # attributes were checked.
+            self.poisoned.update(o for o in node.output if o)
+            return
+        for i in node.input:
+            if i in self.sparse:
+                raise _Unsupported(f"sparse initializer '{i}'")
+            if i and i not in self.env:
+                raise _Unsupported(
+                    f"input '{i}' is not produced by any earlier node, initializer or graph input"
+                )
+        self.node_name = node_name
+        block = self.b.block
+        before = block.last_op
+        try:
+            results = getattr(self, "_op_" + node.op_type)(node, attrs)
+        except GeError as e:
+            raise _Unsupported(_strip_error(str(e)).replace("\n", " ")) from None
+        op = before.next_op if before is not None else block.first_op
+        loc = NameLoc(StringAttr(node_name), UnknownLoc())
+        while op is not None:
+            if isinstance(op.location, UnknownLoc):
+                op.location = loc
+            _verify(op)
+            op = op.next_op
+        if not isinstance(results, list):
+            results = [results]
+        for out, value in zip(node.output, results):
+            if out and value is not None:
+                self.env[out] = value
+
+    def _check_static(self, node: Any) -> dict[str, Any]:
+        """Attribute names, types and values, and operand counts; returns the attributes."""
+        allowed, (min_in, max_in), (min_out, max_out) = _SPECS[node.op_type]
+        reasons: list[str] = []
+        attrs: dict[str, Any] = {}
+        for a in node.attribute:
+            if a.ref_attr_name:
+                reasons.append(f"attribute '{a.name}' refers to a function attribute")
+            elif a.name not in allowed:
+                reasons.append(f"unsupported attribute '{a.name}'")
+            elif a.type != allowed[a.name]:
+                reasons.append(
+                    f"attribute '{a.name}' has type {_ATTR_TYPE_NAMES.get(a.type, a.type)}, "
+                    f"expected {_ATTR_TYPE_NAMES[allowed[a.name]]}"
+                )
+            else:
+                value = self.onnx.helper.get_attribute_value(a)
+                if isinstance(value, bytes):
+                    value = value.decode("utf-8", "replace")
+                elif isinstance(value, list) and a.type == _A_INTS:
+                    value = [int(v) for v in value]
+                attrs[a.name] = value
+        n_in = len(node.input)
+        while n_in and not node.input[n_in - 1]:
+            n_in -= 1  # trailing omitted optional inputs
+        if not min_in <= n_in <= max_in:
+            expect = str(min_in) if min_in == max_in else f"{min_in} to {max_in}"
+            reasons.append(f"expects {expect} inputs, got {n_in}")
+        n_out = len(node.output)
+        if not min_out <= n_out <= max_out:
+            expect = str(min_out) if min_out == max_out else f"{min_out} to {max_out}"
+            reasons.append(f"expects {expect} outputs, got {n_out}")
+        check = getattr(self, "_check_" + node.op_type, None)
+        if check is not None and not reasons:
+            reasons.extend(check(node, attrs))
+        if reasons:
+            raise _Unsupported("; ".join(reasons))
+        return attrs
+
+    # ---- values ----------------------------------------------------------------------------
+
+    def _value(self, node: Any, index: int) -> Value | None:
+        if index >= len(node.input) or not node.input[index]:
+            return None
+        return self.env[node.input[index]]
+
+    def _required(self, node: Any, index: int) -> Value:
+        value = self._value(node, index)
+        if value is None:
+            raise _Unsupported(f"input #{index} is omitted but required")
+        return value
+
+    def _tensor(self, node: Any, index: int) -> Tensor:
+        return self._materialize(self._required(node, index), node.input[index])
+
+    def _opt_tensor(self, node: Any, index: int) -> Tensor | None:
+        return None if self._value(node, index) is None else self._tensor(node, index)
+
+    def _materialize(self, value: Value, name: str) -> Tensor:
+        if isinstance(value, Tensor):
+            return value
+        if value.tensor is None:
+            array = value.array(self.onnx)
+            if array.dtype not in _FLOAT_DTYPES:
+                raise _Unsupported(
+                    f"constant '{name}' of type {_NUMPY_NAMES.get(array.dtype, str(array.dtype))} "
+                    "is used as a value (only FLOAT and FLOAT16 tensors are computed; INT64 only "
+                    "as constant shapes)"
+                )
+            value.tensor = self._new_const(array, name, value.origin)
+        return value.tensor
+
+    def _new_const(self, array: np.ndarray, name: str | None, origin: str | None = None) -> Tensor:
+        t = self.b.const(array, name=name)
+        if origin is not None:
+            op = t.value.owner
+            assert isinstance(op, Operation)
+            op.location = NameLoc(StringAttr(origin), UnknownLoc())
+        return t
+
+    def _constant(self, node: Any, index: int, what: str) -> np.ndarray:
+        """The value of an input that must be known at import time."""
+        value = self._required(node, index)
+        if not isinstance(value, _Const):
+            raise _Unsupported(f"non-constant {what} '{node.input[index]}'")
+        return value.array(self.onnx)
+
+    def _out(self, node: Any, index: int = 0) -> str | None:
+        return node.output[index] if index < len(node.output) and node.output[index] else None
+
+    def _folded(self, array: np.ndarray) -> _Const:
+        return _Const(np.ascontiguousarray(array), self.node_name)
+
+    # ---- static checks -------------------------------------------------------------------
+
+    def _check_spatial(self, attrs: dict[str, Any], what: str) -> list[str]:
+        reasons = []
+        auto = attrs.get("auto_pad", "NOTSET")
+        if auto not in _AUTO_PADS:
+            reasons.append(f"auto_pad '{auto}' is not one of {', '.join(_AUTO_PADS)}")
+        if auto != "NOTSET" and "pads" in attrs:
+            reasons.append(f"pads together with auto_pad {auto}")
+        ranks = {len(attrs[k]) for k in ("kernel_shape", "strides", "dilations") if k in attrs}
+        if "pads" in attrs:
+            ranks.add(len(attrs["pads"]) / 2)
+        if len(ranks) > 1:
+            reasons.append("kernel_shape, strides, dilations and pads disagree on the rank")
+        elif ranks and ranks != {2}:
+            rank = ranks.pop()
+            reasons.append(f"{rank:g}-D {what}" if rank == int(rank) else "an odd number of pads")
+        for key in ("strides", "dilations", "kernel_shape"):
+            if key in attrs and any(v < 1 for v in attrs[key]):
+                reasons.append(f"{key} {attrs[key]} must be positive")
+        if any(v < 0 for v in attrs.get("pads", ())):
+            reasons.append(f"negative pads {attrs['pads']}")
+        return reasons
+
+    def _check_Conv(self, node: Any, attrs: dict[str, Any]) -> list[str]:
+        reasons = self._check_spatial(attrs, "convolution")
+        if attrs.get("group", 1) < 1:
+            reasons.append(f"group {attrs['group']} must be positive")
+        return reasons
+
+    def _check_pool(self, node: Any, attrs: dict[str, Any]) -> list[str]:
+        reasons = self._check_spatial(attrs, "pooling")
+        if "kernel_shape" not in attrs:
+            reasons.append("missing attribute 'kernel_shape'")
+        if any(d != 1 for d in attrs.get("dilations", ())):
+            reasons.append("dilated pooling")
+        if attrs.get("ceil_mode", 0) not in (0, 1):
+            reasons.append(f"ceil_mode {attrs['ceil_mode']} is not 0 or 1")
+        return reasons
+
+    def _check_MaxPool(self, node: Any, attrs: dict[str, Any]) -> list[str]:
+        reasons = self._check_pool(node, attrs)
+        if attrs.get("storage_order", 0) != 0:
+            reasons.append("storage_order=1 (column-major indices)")
+        if len(node.output) > 1 and node.output[1]:
+            reasons.append("the Indices output")
+        return reasons
+
+    def _check_AveragePool(self, node: Any, attrs: dict[str, Any]) -> list[str]:
+        reasons = self._check_pool(node, attrs)
+        if attrs.get("count_include_pad", 0) not in (0, 1):
+            reasons.append(f"count_include_pad {attrs['count_include_pad']} is not 0 or 1")
+        return reasons
+
+    def _check_BatchNormalization(self, node: Any, attrs: dict[str, Any]) -> list[str]:
+        if attrs.get("training_mode", 0) != 0 or sum(1 for o in node.output if o) > 1:
+            return ["training-mode BatchNormalization"]
+        return []
+
+    def _check_Cast(self, node: Any, attrs: dict[str, Any]) -> list[str]:
+        if "to" not in attrs:
+            return ["missing attribute 'to'"]
+        if attrs["to"] not in _COMPUTE_DTYPES:
+            return [f"Cast to {self._type_name(attrs['to'])} (only FLOAT and FLOAT16)"]
+        return []
+
+    def _check_Reshape(self, node: Any, attrs: dict[str, Any]) -> list[str]:
+        if attrs.get("allowzero", 0) not in (0, 1):
+            return [f"allowzero {attrs['allowzero']} is not 0 or 1"]
+        return []
+
+    def _check_Concat(self, node: Any, attrs: dict[str, Any]) -> list[str]:
+        return [] if "axis" in attrs else ["missing attribute 'axis'"]
+
+    def _check_Constant(self, node: Any, attrs: dict[str, Any]) -> list[str]:
+        if len(attrs) != 1:
+            return [f"needs exactly one value attribute, got {len(attrs)}"]
+        key = next(iter(attrs))
+        if key in ("sparse_value", "value_string", "value_strings"):
+            return [f"Constant with {key}"]
+        return []
+
+    # ---- converters (one per op type) ----------------------------------------------------
+
+    def _pads(self, attrs: dict[str, Any], spatial: Sequence[int], kernel: Sequence[int],
+              strides: Sequence[int], dilations: Sequence[int]) -> list[int]:
+        """The node's padding in GE order [top, bottom, left, right]."""
+        auto = attrs.get("auto_pad", "NOTSET")
+        if auto == "NOTSET":
+            p = attrs.get("pads", [0, 0, 0, 0])
+            return [p[0], p[2], p[1], p[3]]
+        if auto == "VALID":
+            return [0, 0, 0, 0]
+        pads: list[int] = []
+        for size, k, s, d in zip(spatial, kernel, strides, dilations):
+            out = -(-size // s)
+            total = max((out - 1) * s + (k - 1) * d + 1 - size, 0)
+            small = total // 2
+            pads += [small, total - small] if auto == "SAME_UPPER" else [total - small, small]
+        return pads
+
+    def _require_rank4(self, x: Tensor, what: str) -> None:
+        rank = len(x.shape)
+        if rank != 4:
+            if rank in (3, 5):
+                raise _Unsupported(f"{rank - 2}-D {what}")
+            raise _Unsupported(f"{what} of a rank-{rank} input (expected NCHW)")
+
+    def _op_Conv(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        x = self._tensor(node, 0)
+        w_value = self._required(node, 1)
+        w_rank = len(w_value.shape)
+        if w_rank != 4:
+            raise _Unsupported(f"{w_rank - 2}-D convolution" if w_rank in (3, 5)
+                               else f"weight of rank {w_rank}")
+        self._require_rank4(x, "convolution")
+        w = self._tensor(node, 1)
+        bias = self._opt_tensor(node, 2)
+        kernel = list(w.shape[2:])
+        if "kernel_shape" in attrs and list(attrs["kernel_shape"]) != kernel:
+            raise _Unsupported(
+                f"kernel_shape {attrs['kernel_shape']} differs from the weight's kernel {kernel}"
+            )
+        strides = attrs.get("strides", [1, 1])
+        dilations = attrs.get("dilations", [1, 1])
+        pads = self._pads(attrs, x.shape[2:], kernel, strides, dilations)
+        return self.b.conv2d(x, w, bias, strides, pads, dilations, attrs.get("group", 1),
+                             name=self._out(node))
+
+    def _op_BatchNormalization(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        x = self._tensor(node, 0)
+        params = [self._tensor(node, i) for i in range(1, 5)]
+        eps = attrs.get("epsilon", 1e-5)
+        shape = x.shape
+        if len(shape) < 2:
+            raise _Unsupported(f"BatchNormalization of a rank-{len(shape)} input")
+        if len(shape) == 4:
+            return self.b.batch_norm(x, *params, epsilon=eps, name=self._out(node))
+        x4 = self.b.reshape(x, [shape[0], shape[1], math.prod(shape[2:]), 1])
+        y = self.b.batch_norm(x4, *params, epsilon=eps)
+        return self.b.reshape(y, shape, name=self._out(node))
+
+    def _op_Relu(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        return self.b.relu(self._tensor(node, 0), name=self._out(node))
+
+    def _op_Sigmoid(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        return self.b.sigmoid(self._tensor(node, 0), name=self._out(node))
+
+    def _op_LeakyRelu(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        return self.b.leaky_relu(self._tensor(node, 0), attrs.get("alpha", 0.01),
+                                 name=self._out(node))
+
+    def _op_Clip(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        x = self._tensor(node, 0)
+        has_inputs = any(node.input[1:])
+        if ("min" in attrs or "max" in attrs) and has_inputs:
+            raise _Unsupported("Clip with both min/max attributes and inputs")
+        bounds = []
+        for index, key, default in ((1, "min", -math.inf), (2, "max", math.inf)):
+            if key in attrs:
+                bound = float(attrs[key])
+            elif self._value(node, index) is not None:
+                array = self._constant(node, index, key)
+                if array.size != 1 or array.dtype.kind != "f":
+                    raise _Unsupported(f"Clip {key} must be a float scalar, got {array.dtype} "
+                                       f"{_shape_str(array.shape)}")
+                bound = float(array.reshape(()))
+            else:
+                bound = default
+            if math.isnan(bound):
+                raise _Unsupported(f"Clip {key} is NaN")
+            bounds.append(min(max(bound, F32_LOWEST), F32_HIGHEST))
+        lo, hi = bounds
+        if lo > hi:
+            raise _Unsupported(f"Clip with min {lo:g} > max {hi:g}")
+        return self.b.clip(x, lo, hi, name=self._out(node))
+
+    def _binary(self, node: Any, fn: Callable[..., Tensor]) -> Tensor:
+        return fn(self._tensor(node, 0), self._tensor(node, 1), name=self._out(node))
+
+    def _op_Add(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        return self._binary(node, self.b.add)
+
+    def _op_Sub(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        return self._binary(node, self.b.sub)
+
+    def _op_Mul(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        return self._binary(node, self.b.mul)
+
+    def _op_Div(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        x = self._tensor(node, 0)
+        divisor = self._constant(node, 1, "divisor")
+        if divisor.dtype not in _FLOAT_DTYPES:
+            raise _Unsupported(f"Div by a {_NUMPY_NAMES.get(divisor.dtype, divisor.dtype)} "
+                               "constant")
+        with np.errstate(divide="ignore", over="ignore"):
+            reciprocal = (1.0 / divisor.astype(np.float64)).astype(divisor.dtype)
+        return self.b.mul(x, self._new_const(reciprocal, None), name=self._out(node))
+
+    def _op_MatMul(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        values = [self._required(node, 0), self._required(node, 1)]
+        ranks = [len(v.shape) for v in values]
+        if 0 in ranks:
+            raise _Unsupported("MatMul of a scalar")
+        a_vec, b_vec = ranks[0] == 1, ranks[1] == 1
+        a = self._matrix(node, 0, [1, -1] if a_vec else None)
+        b = self._matrix(node, 1, [-1, 1] if b_vec else None)
+        if a.shape[-1] != b.shape[-2]:
+            raise _Unsupported(
+                f"contraction dims differ: {_shape_str(values[0].shape)} x "
+                f"{_shape_str(values[1].shape)}"
+            )
+        if ge.broadcast_shape(a.shape[:-2], b.shape[:-2]) is None:
+            raise _Unsupported(
+                f"batch dims of {_shape_str(a.shape)} and {_shape_str(b.shape)} do not broadcast"
+            )
+        if not (a_vec or b_vec):
+            return self.b.matmul(a, b, name=self._out(node))
+        y = self.b.matmul(a, b)
+        shape = list(y.shape)
+        if b_vec:
+            del shape[-1]
+        if a_vec:
+            del shape[-1 if b_vec else -2]
+        return self.b.reshape(y, shape, name=self._out(node))
+
+    def _matrix(self, node: Any, index: int, shape: list[int] | None) -> Tensor:
+        """Input `index` as a value, reshaped to `shape` when given (a 1-D MatMul operand)."""
+        if shape is None:
+            return self._tensor(node, index)
+        value = self._value(node, index)
+        if isinstance(value, _Const) and value.tensor is None:
+            return self._materialize(_Const(value.array(self.onnx).reshape(shape), value.origin),
+                                     node.input[index])
+        x = self._tensor(node, index)
+        return self.b.reshape(x, [x.shape[0] if d == -1 else d for d in shape])
+
+    def _scaled(self, value: _Const, factor: float) -> np.ndarray:
+        array = value.array(self.onnx)
+        if array.dtype not in _FLOAT_DTYPES:
+            raise _Unsupported(f"Gemm operand of type {_NUMPY_NAMES.get(array.dtype, array.dtype)}")
+        if factor == 1.0:
+            return array
+        return (array.astype(np.float64) * factor).astype(array.dtype)
+
+    def _op_Gemm(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        alpha = float(attrs.get("alpha", 1.0))
+        beta = float(attrs.get("beta", 1.0))
+        ta, tb = bool(attrs.get("transA", 0)), bool(attrs.get("transB", 0))
+        va, vb, vc = self._required(node, 0), self._required(node, 1), self._value(node, 2)
+        sa, sb = va.shape, vb.shape
+        if len(sa) != 2 or len(sb) != 2:
+            raise _Unsupported(f"Gemm operands must be 2-D, got {_shape_str(sa)} and "
+                               f"{_shape_str(sb)}")
+        m, k = (sa[1], sa[0]) if ta else sa
+        k2, n = (sb[1], sb[0]) if tb else sb
+        if k != k2:
+            raise _Unsupported(f"contraction dims differ: A is {m}x{k}, B is {k2}x{n} "
+                               "(after transposes)")
+        post_alpha = None
+        if alpha != 1.0 and isinstance(vb, _Const):
+            b = self._new_const(self._scaled(vb, alpha), None)
+            a = self._tensor(node, 0)
+        elif alpha != 1.0 and isinstance(va, _Const):
+            a = self._new_const(self._scaled(va, alpha), None)
+            b = self._tensor(node, 1)
+        else:
+            a, b = self._tensor(node, 0), self._tensor(node, 1)
+            post_alpha = alpha if alpha != 1.0 else None
+        bias: Tensor | None = None
+        addend: Tensor | None = None
+        if vc is not None and beta != 0.0:
+            sc = vc.shape
+            if ge.broadcast_shape(sc, (m, n)) != (m, n):
+                raise _Unsupported(f"C of shape {_shape_str(sc)} does not broadcast to "
+                                   f"[{m}, {n}]")
+            if beta == 1.0 and post_alpha is None and sc == (n,):
+                bias = self._tensor(node, 2)
+            elif isinstance(vc, _Const):
+                c = self._scaled(vc, beta)
+                if post_alpha is None and (c.size == 1 or (c.size == n and c.shape[-1] == n)):
+                    bias = self._new_const(np.ascontiguousarray(
+                        np.broadcast_to(c.reshape(-1), (n,))), None)
+                else:
+                    addend = self._new_const(c, None)
+            else:
+                ct = self._tensor(node, 2)
+                if beta != 1.0:
+                    ct = self.b.mul(ct, self._new_const(np.asarray(beta, _dtype(ct)), None))
+                if post_alpha is None and ct.shape == (n,):
+                    bias = ct
+                else:
+                    addend = ct
+        last = post_alpha is None and addend is None
+        y = self.b.matmul(a, b, bias, ta, tb, name=self._out(node) if last else None)
+        if post_alpha is not None:
+            y = self.b.mul(y, self._new_const(np.asarray(post_alpha, _dtype(y)), None),
+                           name=self._out(node) if addend is None else None)
+        if addend is not None:
+            y = self.b.add(y, addend, name=self._out(node))
+        return y
+
+    def _pool(self, node: Any, attrs: dict[str, Any], kind: str) -> Tensor:
+        x = self._tensor(node, 0)
+        self._require_rank4(x, "pooling")
+        kernel = attrs["kernel_shape"]
+        strides = attrs.get("strides", [1, 1])
+        pads = self._pads(attrs, x.shape[2:], kernel, strides, [1, 1])
+        ceil = bool(attrs.get("ceil_mode", 0))
+        if kind == "max":
+            return self.b.max_pool(x, kernel, strides, pads, ceil, name=self._out(node))
+        return self.b.avg_pool(x, kernel, strides, pads, ceil,
+                               bool(attrs.get("count_include_pad", 0)), name=self._out(node))
+
+    def _op_MaxPool(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        return self._pool(node, attrs, "max")
+
+    def _op_AveragePool(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        return self._pool(node, attrs, "avg")
+
+    def _op_GlobalAveragePool(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        x = self._tensor(node, 0)
+        self._require_rank4(x, "global pooling")
+        return self.b.global_avg_pool(x, name=self._out(node))
+
+    def _op_Concat(self, node: Any, attrs: dict[str, Any]) -> Value:
+        values = [self._value(node, i) for i in range(len(node.input))]
+        if any(v is None for v in values):
+            raise _Unsupported("an omitted input")
+        axis = attrs["axis"]
+        rank = len(values[0].shape)  # type: ignore[union-attr]
+        if not -rank <= axis < rank:
+            raise _Unsupported(f"axis {axis} is out of range for rank {rank}")
+        if all(isinstance(v, _Const) for v in values):
+            arrays = [v.array(self.onnx) for v in values]  # type: ignore[union-attr]
+            try:
+                return self._folded(np.concatenate(arrays, axis=axis))
+            except ValueError as e:
+                raise _Unsupported(_one_line(e)) from None
+        tensors = [self._tensor(node, i) for i in range(len(node.input))]
+        return self.b.concat(tensors, axis, name=self._out(node))
+
+    def _op_Reshape(self, node: Any, attrs: dict[str, Any]) -> Value:
+        data = self._required(node, 0)
+        spec = self._constant(node, 1, "shape")
+        if spec.dtype not in _INT_DTYPES or spec.ndim != 1:
+            raise _Unsupported(f"the shape must be a 1-D INT64 tensor, got "
+                               f"{_NUMPY_NAMES.get(spec.dtype, spec.dtype)} "
+                               f"{_shape_str(spec.shape)}")
+        allowzero = attrs.get("allowzero", 0) == 1
+        in_shape = data.shape
+        target = [int(d) for d in spec]
+        shape: list[int] = []
+        for i, d in enumerate(target):
+            if d == 0 and not allowzero:
+                if i >= len(in_shape):
+                    raise _Unsupported(f"shape {target} copies dim {i} of a rank-{len(in_shape)} "
+                                       "input")
+                shape.append(in_shape[i])
+            elif d < -1:
+                raise _Unsupported(f"invalid dim {d} in shape {target}")
+            else:
+                shape.append(d)
+        total = math.prod(in_shape)
+        if shape.count(-1) > 1:
+            raise _Unsupported(f"shape {target} has more than one -1")
+        if -1 in shape:
+            known = math.prod(d for d in shape if d != -1)
+            if known == 0 or total % known:
+                raise _Unsupported(f"cannot reshape {_shape_str(in_shape)} to {target}")
+            shape[shape.index(-1)] = total // known
+        if math.prod(shape) != total:
+            raise _Unsupported(f"cannot reshape {_shape_str(in_shape)} to {target}")
+        if isinstance(data, _Const):
+            return self._folded(data.array(self.onnx).reshape(shape))
+        return self.b.reshape(data, shape, name=self._out(node))
+
+    def _op_Flatten(self, node: Any, attrs: dict[str, Any]) -> Value:
+        data = self._required(node, 0)
+        axis = attrs.get("axis", 1)
+        rank = len(data.shape)
+        if not -rank <= axis <= rank:
+            raise _Unsupported(f"axis {axis} is out of range for rank {rank}")
+        if isinstance(data, _Const):
+            axis = axis + rank if axis < 0 else axis
+            array = data.array(self.onnx)
+            return self._folded(array.reshape(math.prod(array.shape[:axis]), -1))
+        return self.b.flatten(data, axis, name=self._out(node))
+
+    def _op_Transpose(self, node: Any, attrs: dict[str, Any]) -> Value:
+        data = self._required(node, 0)
+        rank = len(data.shape)
+        perm = attrs.get("perm", list(range(rank))[::-1])
+        if sorted(perm) != list(range(rank)):
+            raise _Unsupported(f"perm {perm} is not a permutation of {rank} dims")
+        if isinstance(data, _Const):
+            return self._folded(np.transpose(data.array(self.onnx), perm))
+        return self.b.transpose(data, perm, name=self._out(node))
+
+    def _op_Softmax(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        x = self._tensor(node, 0)
+        rank = len(x.shape)
+        axis = attrs.get("axis", 1 if self.opset < 13 else -1)
+        if not -rank <= axis < rank:
+            raise _Unsupported(f"axis {axis} is out of range for rank {rank}")
+        axis %= rank
+        if self.opset >= 13 or axis == rank - 1:
+            # Before opset 13 the input is coerced to 2-D at `axis`; on the last dim that is
+            # one softmax over the last dim.
+            return self.b.softmax(x, axis, name=self._out(node))
+        flat = self.b.flatten(x, axis)
+        y = self.b.softmax(flat, 1)
+        return self.b.reshape(y, x.shape, name=self._out(node))
+
+    def _op_Identity(self, node: Any, attrs: dict[str, Any]) -> Value:
+        value = self._required(node, 0)
+        if isinstance(value, _Const):
+            return value
+        return self.b.identity(value, name=self._out(node))
+
+    def _op_Constant(self, node: Any, attrs: dict[str, Any]) -> _Const:
+        key, value = next(iter(attrs.items()))
+        if key == "value":
+            try:
+                array = self.onnx.numpy_helper.to_array(value, self.base_dir or "")
+            except Exception as e:
+                raise _Unsupported(f"malformed value ({_one_line(e)})") from None
+        elif key == "value_float":
+            array = np.asarray(value, np.float32)
+        elif key == "value_floats":
+            array = np.asarray(value, np.float32).reshape(-1)
+        elif key == "value_int":
+            array = np.asarray(value, np.int64)
+        else:
+            array = np.asarray(value, np.int64).reshape(-1)
+        return self._folded(array)
+
+    def _op_Cast(self, node: Any, attrs: dict[str, Any]) -> Value:
+        dtype = _COMPUTE_DTYPES[attrs["to"]]
+        value = self._required(node, 0)
+        if isinstance(value, _Const):
+            array = value.array(self.onnx)
+            if array.dtype == dtype:
+                return value
+            with np.errstate(over="ignore", invalid="ignore"):
+                return self._folded(array.astype(dtype))
+        x = self._tensor(node, 0)
+        if ge.np_dtype(x.element_type) == dtype:
+            return self.b.identity(x, name=self._out(node))
+        if not ge.is_float(x.element_type):
+            raise _Unsupported(f"Cast from {x.element_type}")
+        return self.b.cast(x, dtype, name=self._out(node))
+
+
+def _dtype(t: Tensor) -> np.dtype:
+    """The numpy dtype of a value's element type."""
+    return ge.np_dtype(t.element_type)
+
+
+def _verify(op: Operation) -> None:
+    try:
+        op.verify(verify_nested_ops=False)
+    except VerifyException as e:
+        raise _Unsupported(f"'{op.name}' op {_one_line(e)}") from None
