@@ -18,7 +18,7 @@ was elided for reading (`#ge.elided`).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar, cast
 
 import numpy as np
@@ -139,6 +139,28 @@ _C0_FORMATS = (Format.NC1HWC0, Format.FRACTAL_Z)
 _C0_VALUES = (4, 8, 16, 32, 64)
 
 
+def parse_parameter_list(
+    parser: AttrParser, kind: str, parsers: dict[str, Callable[[], object]]
+) -> dict[str, object]:
+    """Parses `, key = value` pairs up to the closing `>`, each key at most once.
+
+    `parsers` maps each allowed key to the function that parses its value.
+    """
+    values: dict[str, object] = {}
+    while parser.parse_optional_punctuation(",") is not None:
+        pos = parser.pos
+        key = parser.parse_identifier(context_msg=f" ({' or '.join(parsers)})")
+        if key not in parsers:
+            parser.raise_error(
+                f"unknown {kind} parameter '{key}', expected {' or '.join(parsers)}", pos, parser.pos
+            )
+        if key in values:
+            parser.raise_error(f"{kind} parameter '{key}' is given twice", pos, parser.pos)
+        parser.parse_punctuation("=")
+        values[key] = parsers[key]()
+    return values
+
+
 @irdl_attr_definition
 class FormatAttr(ParametrizedAttribute):
     """A storage format, written as a tensor encoding: `#ge.format<FMT[, c0 = K][, groups = G]>`.
@@ -174,29 +196,24 @@ class FormatAttr(ParametrizedAttribute):
                     pos,
                     parser.pos,
                 )
+            def c0() -> int:
+                pos = parser.pos
+                value = parser.parse_integer(allow_boolean=False)
+                if value not in _C0_VALUES:
+                    parser.raise_error(
+                        f"c0 must be one of 4, 8, 16, 32, 64, got {value}", pos, parser.pos
+                    )
+                return value
+
+            def groups() -> int:
+                pos = parser.pos
+                value = parser.parse_integer(allow_boolean=False)
+                if value == 1:
+                    parser.raise_error("groups = 1 is the default and must be omitted", pos, parser.pos)
+                return value
+
             values = {"c0": 0, "groups": 1}
-            seen: set[str] = set()
-            while parser.parse_optional_punctuation(",") is not None:
-                kpos = parser.pos
-                key = parser.parse_identifier(context_msg=" (c0 or groups)")
-                if key not in values:
-                    parser.raise_error(
-                        f"unknown format parameter '{key}', expected c0 or groups", kpos, parser.pos
-                    )
-                if key in seen:
-                    parser.raise_error(f"format parameter '{key}' is given twice", kpos, parser.pos)
-                seen.add(key)
-                parser.parse_punctuation("=")
-                vpos = parser.pos
-                values[key] = parser.parse_integer(allow_boolean=False)
-                if key == "c0" and values[key] not in _C0_VALUES:
-                    parser.raise_error(
-                        f"c0 must be one of 4, 8, 16, 32, 64, got {values[key]}", vpos, parser.pos
-                    )
-                if key == "groups" and values[key] == 1:
-                    parser.raise_error(
-                        "groups = 1 is the default and must be omitted", kpos, parser.pos
-                    )
+            values.update(parse_parameter_list(parser, "format", {"c0": c0, "groups": groups}))
         params = (StringAttr(word), IntAttr(values["c0"]), IntAttr(values["groups"]))
         if (message := _format_error(word, values["c0"], values["groups"])) is not None:
             parser.raise_error(message, start, parser.pos)
@@ -344,6 +361,23 @@ def _num(value: float) -> str:
 def _check_finite(value: float, what: str) -> None:
     if not math.isfinite(value):
         raise VerifyException(f"{what} must be finite, got {_num(value)}")
+
+
+_ACTIVATION_FORMATS = (Format.NCHW, Format.NHWC, Format.NC1HWC0)
+
+
+def _require_activation_format(t: TensorType, what: str) -> None:
+    """A 4-D activation is stored as NCHW, NHWC or NC1HWC0 (never FRACTAL_Z)."""
+    if tensor_format(t) not in _ACTIVATION_FORMATS:
+        raise VerifyException(
+            f"{what} has format {tensor_format(t)}, expected NCHW, NHWC or NC1HWC0"
+        )
+
+
+def _require_float_or_int8(t: TensorType, what: str) -> None:
+    """Data movement and elementwise ops take f16, f32, i8 and ui8."""
+    if not (is_float(t.element_type) or is_int8(t.element_type)):
+        raise VerifyException(f"{what} must be f16, f32, i8 or ui8, got {t.element_type}")
 
 
 def _shape_str(shape: Sequence[int]) -> str:
@@ -585,10 +619,7 @@ class _ConvProps:
             raise VerifyException(f"operand 'input' must have rank 4 (NCHW), got {x}")
         if w.get_num_dims() != 4:
             raise VerifyException(f"operand 'filter' must have rank 4 (OIHW), got {w}")
-        if tensor_format(x) not in (Format.NCHW, Format.NHWC, Format.NC1HWC0):
-            raise VerifyException(
-                f"operand 'input' has format {tensor_format(x)}, expected NCHW, NHWC or NC1HWC0"
-            )
+        _require_activation_format(x, "operand 'input'")
         if tensor_format(w) not in (Format.NCHW, Format.FRACTAL_Z):
             raise VerifyException(
                 f"operand 'filter' has format {tensor_format(w)}, expected OIHW or FRACTAL_Z"
@@ -646,10 +677,7 @@ class _ConvProps:
             raise VerifyException(
                 f"result has element type {y.element_type}, expected {x.element_type}"
             )
-        if tensor_format(y) not in (Format.NCHW, Format.NHWC, Format.NC1HWC0):
-            raise VerifyException(
-                f"result has format {tensor_format(y)}, expected NCHW, NHWC or NC1HWC0"
-            )
+        _require_activation_format(y, "result")
         if op.bias is not None:
             b = _type_of(op.bias, "operand 'bias'")
             if tuple(b.get_shape()) != (o,) or b.element_type != x.element_type:
@@ -866,10 +894,7 @@ class BatchNormOp(IRDLOperation):
             raise VerifyException(f"operand 'input' must be f16 or f32, got {x.element_type}")
         if x.get_num_dims() != 4:
             raise VerifyException(f"operand 'input' must have rank 4, got {x}")
-        if tensor_format(x) not in (Format.NCHW, Format.NHWC, Format.NC1HWC0):
-            raise VerifyException(
-                f"operand 'input' has format {tensor_format(x)}, expected NCHW, NHWC or NC1HWC0"
-            )
+        _require_activation_format(x, "operand 'input'")
         c = x.get_shape()[1]
         allowed = " or ".join(
             f"tensor<{c}x{e}>" for e in dict.fromkeys((x.element_type, f32))
@@ -1046,10 +1071,7 @@ class _Binary:
                 f"operand 'rhs' has element type {b.element_type}, expected {a.element_type} "
                 "(the lhs's)"
             )
-        if not (is_float(a.element_type) or is_int8(a.element_type)):
-            raise VerifyException(
-                f"operand 'lhs' must be f16, f32, i8 or ui8, got {a.element_type}"
-            )
+        _require_float_or_int8(a, "operand 'lhs'")
         shape = broadcast_shape(a.get_shape(), b.get_shape())
         if shape is None:
             raise VerifyException(
@@ -1331,16 +1353,10 @@ class _Pool:
         op = cast(MaxPoolOp, self)
         x = _type_of(op.input, "operand 'input'")
         y = _type_of(op.output, "result")
-        if not (is_float(x.element_type) or is_int8(x.element_type)):
-            raise VerifyException(
-                f"operand 'input' must be f16, f32, i8 or ui8, got {x.element_type}"
-            )
+        _require_float_or_int8(x, "operand 'input'")
         if x.get_num_dims() != 4:
             raise VerifyException(f"operand 'input' must have rank 4 (NCHW), got {x}")
-        if tensor_format(x) not in (Format.NCHW, Format.NHWC, Format.NC1HWC0):
-            raise VerifyException(
-                f"operand 'input' has format {tensor_format(x)}, expected NCHW, NHWC or NC1HWC0"
-            )
+        _require_activation_format(x, "operand 'input'")
         kernel, strides, pads = (
             op.kernel.get_values(),
             op.strides.get_values(),
@@ -1485,16 +1501,10 @@ class GlobalAvgPoolOp(IRDLOperation):
     def verify_(self) -> None:
         x = _type_of(self.input, "operand 'input'")
         y = _type_of(self.output, "result")
-        if not (is_float(x.element_type) or is_int8(x.element_type)):
-            raise VerifyException(
-                f"operand 'input' must be f16, f32, i8 or ui8, got {x.element_type}"
-            )
+        _require_float_or_int8(x, "operand 'input'")
         if x.get_num_dims() != 4:
             raise VerifyException(f"operand 'input' must have rank 4 (NCHW), got {x}")
-        if tensor_format(x) not in (Format.NCHW, Format.NHWC, Format.NC1HWC0):
-            raise VerifyException(
-                f"operand 'input' has format {tensor_format(x)}, expected NCHW, NHWC or NC1HWC0"
-            )
+        _require_activation_format(x, "operand 'input'")
         n, c, _, _ = x.get_shape()
         _expect_shape(y, (n, c, 1, 1))
         _expect_element_type(y, x.element_type)
@@ -1530,10 +1540,7 @@ class ConcatOp(IRDLOperation):
         axis = self.axis.value.data
         if not 0 <= axis < rank:
             raise VerifyException(f"axis {axis} is out of range for rank {rank}")
-        if not (is_float(first.element_type) or is_int8(first.element_type)):
-            raise VerifyException(
-                f"operand #0 must be f16, f32, i8 or ui8, got {first.element_type}"
-            )
+        _require_float_or_int8(first, "operand #0")
         total = 0
         for i, t in enumerate(types):
             what = f"operand #{i}"

@@ -49,7 +49,7 @@ from xdsl.traits import MemoryReadEffect, MemoryWriteEffect
 from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect.diagnostics import location_str, op_error
-from ge_dialect.ge import parse_string
+from ge_dialect.ge import parse_parameter_list, parse_string
 
 LABEL = "stream.label"
 """The discardable attribute holding a user stream label."""
@@ -84,24 +84,16 @@ class LabelAttr(ParametrizedAttribute):
             if not label:
                 parser.raise_error("a stream label must not be empty", pos, parser.pos)
             values = {"priority": 0, "inner_parallel": 1}
-            seen: set[str] = set()
-            while parser.parse_optional_punctuation(",") is not None:
-                pos = parser.pos
-                key = parser.parse_identifier(context_msg=" (priority or inner_parallel)")
-                if key not in values:
-                    parser.raise_error(
-                        f"unknown label parameter '{key}', expected priority or inner_parallel",
-                        pos,
-                        parser.pos,
-                    )
-                if key in seen:
-                    parser.raise_error(f"label parameter '{key}' is given twice", pos, parser.pos)
-                seen.add(key)
-                parser.parse_punctuation("=")
-                if key == "priority":
-                    values[key] = parser.parse_integer(allow_boolean=False)
-                else:
-                    values[key] = int(parser.parse_boolean())
+            values.update(
+                parse_parameter_list(
+                    parser,
+                    "label",
+                    {
+                        "priority": lambda: parser.parse_integer(allow_boolean=False),
+                        "inner_parallel": lambda: int(parser.parse_boolean()),
+                    },
+                )
+            )
         return (StringAttr(label), IntAttr(values["priority"]), IntAttr(values["inner_parallel"]))
 
     def print_parameters(self, printer: Printer) -> None:

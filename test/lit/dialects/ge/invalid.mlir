@@ -36,7 +36,7 @@ func.func @format_c0_negative(%x: tensor<1x4x2x2xf16, #ge.format<NC1HWC0, c0 = -
 // -----
 
 // groups = 1 is the default and is never written.
-// CHECK-NEXT: invalid.mlir:[[# @LINE + 1]]:76: error: groups = 1 is the default and must be omitted{{$}}
+// CHECK-NEXT: invalid.mlir:[[# @LINE + 1]]:85: error: groups = 1 is the default and must be omitted{{$}}
 func.func @format_groups_one(%x: tensor<4x4x3x3xf16, #ge.format<FRACTAL_Z, groups = 1>>) {
   func.return
 }
