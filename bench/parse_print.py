@@ -8,7 +8,9 @@ trans_data on NCHW/NC1HWC0 activations) it prints, in one process:
 - xDSL's plain parse + print of the same graph in generic form with unregistered ops
   (what `xdsl-opt --allow-unregistered-dialect` does), as the baseline of the ratio;
 - the parse time of the custom form with type aliases (`!t0 = tensor<...>`) for repeated
-  tensor types, against without.
+  tensor types, against without;
+- the two command-line tools end to end (start-up included): `ge-opt` on the custom form
+  and `xdsl-opt --allow-unregistered-dialect` on the generic form, as a ratio.
 
     python bench/parse_print.py [--sizes 1000 10000] [--repeat 3]
 """
@@ -19,7 +21,10 @@ import argparse
 import io
 import os
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -118,6 +123,18 @@ def run(n_ops: int, repeat: int) -> None:
           f"  total {base:7.3f} s")
     print(f"  ratio    ge-opt / xDSL = {ours / base:.2f}x")
     print(f"  aliases  parse {t_alias:7.3f} s vs {t_parse:.3f} s without: {t_parse / t_alias:.2f}x faster")
+    xdsl_opt = shutil.which("xdsl-opt", path=os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
+    if xdsl_opt:
+        with tempfile.TemporaryDirectory() as tmp:
+            custom, generic_path = os.path.join(tmp, "g.mlir"), os.path.join(tmp, "generic.mlir")
+            open(custom, "w").write(text)
+            open(generic_path, "w").write(generic)
+            ge_opt = [sys.executable, "-m", "ge_dialect.tools.ge_opt", custom]
+            x_opt = [xdsl_opt, "--allow-unregistered-dialect", generic_path]
+            env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+            t_ge, _ = best(lambda: subprocess.run(ge_opt, env=env, check=True, capture_output=True), repeat)
+            t_x, _ = best(lambda: subprocess.run(x_opt, check=True, capture_output=True), repeat)
+        print(f"  CLI      ge-opt {t_ge:7.3f} s  xdsl-opt {t_x:7.3f} s  ratio {t_ge / t_x:.2f}x")
 
 
 def main() -> None:
