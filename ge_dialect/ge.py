@@ -41,10 +41,13 @@ from xdsl.dialects.builtin import (
     f32,
     i64,
 )
+from xdsl.dialect_interfaces.constant_materialization import ConstantMaterializationInterface
 from xdsl.dialects.utils import EnumAttribute
+from xdsl.interfaces import HasCanonicalizationPatternsInterface, HasFolderInterface
 from xdsl.ir import (
     Attribute,
     Dialect,
+    Operation,
     ParametrizedAttribute,
     SpacedOpaqueSyntaxAttribute,
     SSAValue,
@@ -65,6 +68,7 @@ from xdsl.irdl import (
     var_operand_def,
 )
 from xdsl.parser import AttrParser, Parser
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.printer import Printer
 from xdsl.traits import ConstantLike, MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
@@ -1011,7 +1015,7 @@ class LeakyReluOp(_Unary, IRDLOperation):
 
 
 @irdl_op_definition
-class ClipOp(_Unary, IRDLOperation):
+class ClipOp(_Unary, IRDLOperation, HasCanonicalizationPatternsInterface):
     """`min(max(x, min), max)` elementwise.
 
         %y = ge.clip %x min 0.000000e+00 max 6.000000e+00 : tensor<1x4x8x8xf32>
@@ -1033,6 +1037,10 @@ class ClipOp(_Unary, IRDLOperation):
             properties={"min": FloatAttr(min, f32), "max": FloatAttr(max, f32)},
         )
 
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return (ClipToRelu6(),)
+
     def verify_(self) -> None:
         self.verify_unary()
         lo, hi = self.min.value.data, self.max.value.data
@@ -1040,6 +1048,24 @@ class ClipOp(_Unary, IRDLOperation):
         _check_finite(hi, "max")
         if lo > hi:
             raise VerifyException(f"min must not exceed max, got min = {_num(lo)}, max = {_num(hi)}")
+
+
+class ClipToRelu6(RewritePattern):
+    """`clip(0, 6)` is relu6.
+
+        %y = ge.clip %x min 0.000000e+00 max 6.000000e+00 : tensor<4xf32>
+      ->
+        %y = ge.relu6 %x : tensor<4xf32>
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ClipOp, rewriter: PatternRewriter) -> None:
+        if op.min.value.data != 0.0 or op.max.value.data != 6.0:
+            return
+        relu6 = Relu6Op(op.input)
+        relu6.attributes.update(op.attributes)
+        relu6.location = op.location
+        rewriter.replace(op, relu6)
 
 
 def broadcast_shape(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...] | None:
@@ -1148,8 +1174,44 @@ class MulOp(_Binary, IRDLOperation):
         super().__init__(operands=[lhs, rhs], result_types=[result_type or lhs.type])
 
 
+FOLD_LIMIT = 2**16
+"""Constant folding makes constants of at most this many elements."""
+
+
+class _FoldsConstants(HasFolderInterface):
+    """Folds the op applied to a constant into a constant (data movement only).
+
+    Only trans_data, reshape, flatten and transpose fold, and only into results of at most
+    `FOLD_LIMIT` elements; the `ge` dialect materialises the result as a `ge.const`.
+    """
+
+    def compute(self, logical: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def fold(self) -> Sequence[SSAValue | Attribute] | None:
+        source = self.operands[0].owner
+        t = self.results[0].type
+        if not isinstance(source, ConstOp) or isinstance(source.value, ElidedAttr):
+            return None
+        if not isinstance(t, TensorType) or math.prod(t.get_shape()) > FOLD_LIMIT:
+            return None
+        from ge_dialect.weights import const_logical
+
+        logical = self.compute(const_logical(source))
+        return (dense_from_numpy(to_physical(t, logical), t.element_type),)
+
+
+class GeConstantMaterialization(ConstantMaterializationInterface):
+    """Folded values become `ge.const` ops (the value is the physical dense array)."""
+
+    def materialize_constant(self, value: Attribute, type: Attribute) -> Operation | None:
+        if not isinstance(value, DenseIntOrFPElementsAttr) or not isinstance(type, TensorType):
+            return None
+        return ConstOp(value, type)
+
+
 @irdl_op_definition
-class TransDataOp(IRDLOperation):
+class TransDataOp(_FoldsConstants, IRDLOperation):
     """Changes a value's storage format; the logical shape and element type stay.
 
         %y = ge.trans_data %x : tensor<1x17x8x8xf16> -> tensor<1x17x8x8xf16, #ge.format<NC1HWC0>>
@@ -1163,6 +1225,9 @@ class TransDataOp(IRDLOperation):
 
     def __init__(self, input: SSAValue, result_type: Attribute):
         super().__init__(operands=[input], result_types=[result_type])
+
+    def compute(self, logical: np.ndarray) -> np.ndarray:
+        return logical
 
     def verify_(self) -> None:
         x = _type_of(self.input, "operand 'input'")
@@ -1567,7 +1632,7 @@ class ConcatOp(IRDLOperation):
 
 
 @irdl_op_definition
-class ReshapeOp(IRDLOperation):
+class ReshapeOp(_FoldsConstants, IRDLOperation):
     """The same elements in row-major order under another static shape.
 
         %y = ge.reshape %x : tensor<1x64x1x1xf32> -> tensor<1x64xf32>
@@ -1581,6 +1646,9 @@ class ReshapeOp(IRDLOperation):
 
     def __init__(self, input: SSAValue, result_type: Attribute):
         super().__init__(operands=[input], result_types=[result_type])
+
+    def compute(self, logical: np.ndarray) -> np.ndarray:
+        return logical.reshape(tuple(self.output.type.get_shape()))
 
     def verify_(self) -> None:
         x = _type_of(self.input, "operand 'input'")
@@ -1596,7 +1664,7 @@ class ReshapeOp(IRDLOperation):
 
 
 @irdl_op_definition
-class FlattenOp(IRDLOperation):
+class FlattenOp(_FoldsConstants, IRDLOperation):
     """Collapses dims [0, axis) and [axis, rank) into a 2-D tensor (ONNX Flatten).
 
         %y = ge.flatten %x axis 1 : tensor<2x8x3x3xf32> -> tensor<2x72xf32>
@@ -1614,6 +1682,9 @@ class FlattenOp(IRDLOperation):
             operands=[input], result_types=[result_type], properties={"axis": IntegerAttr(axis, i64)}
         )
 
+    def compute(self, logical: np.ndarray) -> np.ndarray:
+        return logical.reshape(tuple(self.output.type.get_shape()))
+
     def verify_(self) -> None:
         x = _type_of(self.input, "operand 'input'")
         y = _type_of(self.output, "result")
@@ -1627,7 +1698,7 @@ class FlattenOp(IRDLOperation):
 
 
 @irdl_op_definition
-class TransposeOp(IRDLOperation):
+class TransposeOp(_FoldsConstants, IRDLOperation):
     """Permutes dims: result dim i is input dim perm[i].
 
         %y = ge.transpose %x perm [0, 2, 1] : tensor<2x3x4xf32> -> tensor<2x4x3xf32>
@@ -1644,6 +1715,9 @@ class TransposeOp(IRDLOperation):
         super().__init__(
             operands=[input], result_types=[result_type], properties={"perm": _ints(perm, perm)}
         )
+
+    def compute(self, logical: np.ndarray) -> np.ndarray:
+        return np.transpose(logical, self.perm.get_values())
 
     def verify_(self) -> None:
         x = _type_of(self.input, "operand 'input'")
@@ -1881,4 +1955,5 @@ GE = Dialect(
         HcomAllGatherOp,
     ],
     [FormatAttr, ExternalDataAttr, ElidedAttr, ActivationAttr, ReductionAttr],
+    [GeConstantMaterialization()],
 )

@@ -31,6 +31,12 @@ def _dce() -> type[ModulePass]:
     return DeadCodeElimination
 
 
+def _fuse() -> type[ModulePass]:
+    from transforms.fuse import FusePass
+
+    return FusePass
+
+
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Pass name -> factory of its class, for every pass ge-opt can run."""
-    return {"canonicalize": _canonicalize, "cse": _cse, "dce": _dce}
+    return {"canonicalize": _canonicalize, "cse": _cse, "dce": _dce, "fuse": _fuse}
