@@ -37,6 +37,18 @@ def _fuse() -> type[ModulePass]:
     return FusePass
 
 
+def _to_nc1hwc0() -> type[ModulePass]:
+    from transforms.layout import ToNC1HWC0Pass
+
+    return ToNC1HWC0Pass
+
+
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Pass name -> factory of its class, for every pass ge-opt can run."""
-    return {"canonicalize": _canonicalize, "cse": _cse, "dce": _dce, "fuse": _fuse}
+    return {
+        "canonicalize": _canonicalize,
+        "cse": _cse,
+        "dce": _dce,
+        "fuse": _fuse,
+        "to-nc1hwc0": _to_nc1hwc0,
+    }

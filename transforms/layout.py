@@ -1,0 +1,275 @@
+"""--to-nc1hwc0: run convolutions in NC1HWC0 with FRACTAL_Z weights, and place TransData.
+
+Which ops run in NC1HWC0:
+
+- sources: `ge.conv2d` and `ge.fused_conv2d` (input, residual and result NC1HWC0; the
+  weight FRACTAL_Z, grouped for grouped and depthwise convs);
+- propagation: activations (relu, relu6, leaky_relu, sigmoid, silu, clip), identity,
+  batch_norm, pooling, concat and elementwise add/sub/mul join a neighbour that runs in
+  NC1HWC0 — forward from a producer, or backward when every user of their result does.
+  Elementwise ops qualify when their operands have the result's logical shape or broadcast
+  only over N, H, W (`[N, C, 1, 1]`); a broadcast over C is layout-safe only for `mul`.
+  A channel concat qualifies when all its inputs but the last are C0-aligned (a concat on
+  N, H or W always does). A standalone op at a graph edge keeps its layout.
+
+Then every operand gets the layout its op needs: constants are converted at compile time
+(physical storage, zero padding; no trans_data ever runs on a constant), other values get
+one `ge.trans_data` right after their definition, shared by all users that need it.
+Function arguments and results keep their declared layout (`boundary=keep`), or take
+NC1HWC0 (`boundary=nc1hwc0`).  Finally inverse trans_data pairs cancel (canonicalize).
+
+Options: `boundary=keep|nc1hwc0`, `fp32-c0=16|8` (with 8 every fp32 NC1HWC0/FRACTAL_Z value
+the pass creates has C0 = 8).  An assigned module is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import builtin, func
+from xdsl.dialects.builtin import FunctionType, TensorType
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.transforms.dead_code_elimination import region_dce
+
+from ge_dialect import ge
+from ge_dialect.diagnostics import GeError
+from ge_dialect.weights import const_logical
+from transforms.common import constant_of, refuse_assigned
+
+_SOURCES = (ge.Conv2DOp, ge.FusedConv2DOp)
+_UNARY = (ge.ReluOp, ge.Relu6Op, ge.LeakyReluOp, ge.SigmoidOp, ge.SiluOp, ge.ClipOp, ge.IdentityOp)
+_BINARY = (ge.AddOp, ge.SubOp, ge.MulOp)
+_POOLS = (ge.MaxPoolOp, ge.AvgPoolOp, ge.GlobalAvgPoolOp)
+
+
+def _is_rank4(value: SSAValue) -> bool:
+    return isinstance(value.type, TensorType) and value.type.get_num_dims() == 4
+
+
+class CancelInverseTransData(RewritePattern):
+    """A trans_data back to the layout its input came from disappears.
+
+        %a = ge.trans_data %x : tensor<1x17x4x4xf16> -> tensor<1x17x4x4xf16, #ge.format<NC1HWC0>>
+        %b = ge.trans_data %a : tensor<1x17x4x4xf16, #ge.format<NC1HWC0>> -> tensor<1x17x4x4xf16>
+      ->
+        uses of %b use %x   (%a stays if it has other users)
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ge.TransDataOp, rewriter: PatternRewriter) -> None:
+        first = op.input.owner
+        if isinstance(first, ge.TransDataOp) and first.input.type == op.output.type:
+            rewriter.replace(op, [], [first.input])
+
+
+@dataclass
+class _Layout:
+    """What the pass decided: the ops running in NC1HWC0 and the C0 of fp32 values."""
+
+    fp32_c0: int
+    nc1hwc0: set[Operation]
+
+    def c0(self, t: TensorType) -> int:
+        return self.fp32_c0 if isinstance(t.element_type, builtin.Float32Type) else 0
+
+    def nc1hwc0_type(self, t: Attribute) -> TensorType:
+        assert isinstance(t, TensorType)
+        return ge.with_format(t, ge.Format.NC1HWC0, self.c0(t))
+
+    def fractal_z_type(self, t: Attribute, groups: int) -> TensorType:
+        assert isinstance(t, TensorType)
+        return ge.with_format(t, ge.Format.FRACTAL_Z, self.c0(t), groups)
+
+
+def _broadcast_ok(op: Operation) -> bool:
+    """Elementwise operands either match the result's logical shape or broadcast over N, H, W
+    only; a broadcast over C is layout-safe for mul alone."""
+    out = op.results[0].type
+    assert isinstance(out, TensorType)
+    channels = out.get_shape()[1]
+    for operand in op.operands:
+        t = operand.type
+        assert isinstance(t, TensorType)
+        if t.get_num_dims() == 4 and t.get_shape()[1] == channels:
+            continue
+        if not isinstance(op, ge.MulOp):
+            return False
+    return True
+
+
+def _can_propagate(op: Operation, layout: _Layout) -> bool:
+    """Whether `op` may run in NC1HWC0 (given a neighbour that does)."""
+    if not op.results or not _is_rank4(op.results[0]):
+        return False
+    if isinstance(op, _UNARY + _POOLS + (ge.BatchNormOp,)):
+        return True
+    if isinstance(op, _BINARY):
+        return _broadcast_ok(op)
+    if isinstance(op, ge.ConcatOp):
+        if op.axis.value.data != 1:
+            return True
+        for value in op.inputs[:-1]:
+            t = layout.nc1hwc0_type(value.type)
+            if t.get_shape()[1] % ge.tensor_c0(t):
+                return False
+        return True
+    return False
+
+
+def _layout_operands(op: Operation) -> Sequence[SSAValue]:
+    """The operands of an NC1HWC0 op that take NC1HWC0 (weights and BN params do not)."""
+    if isinstance(op, _SOURCES):
+        return [op.input] + ([op.residual] if isinstance(op, ge.FusedConv2DOp) and op.residual else [])
+    if isinstance(op, ge.BatchNormOp):
+        return [op.input]
+    return [v for v in op.operands if _is_rank4(v)]
+
+
+def _decide(block: Block, fp32_c0: int) -> _Layout:
+    layout = _Layout(fp32_c0, set())
+    ops = list(block.ops)
+    for op in ops:  # forward: from convs to the ops they feed
+        if isinstance(op, _SOURCES):
+            layout.nc1hwc0.add(op)
+        elif _can_propagate(op, layout) and any(
+            isinstance(v.owner, Operation) and v.owner in layout.nc1hwc0 for v in _layout_operands(op)
+        ):
+            layout.nc1hwc0.add(op)
+    changed = True
+    while changed:  # backward: ops whose users all run in NC1HWC0 join them
+        changed = False
+        for op in reversed(ops):
+            if op in layout.nc1hwc0 or not _can_propagate(op, layout):
+                continue
+            uses = [use for result in op.results for use in result.uses]
+            if uses and all(
+                use.operation in layout.nc1hwc0 and use.operation.operands[use.index] in _layout_operands(use.operation)
+                for use in uses
+            ):
+                layout.nc1hwc0.add(op)
+                changed = True
+    return layout
+
+
+class _Rewrite:
+    """Applies a `_Layout` to one function body."""
+
+    def __init__(self, fn: func.FuncOp, layout: _Layout, boundary: str):
+        self.fn = fn
+        self.block = fn.body.block
+        self.layout = layout
+        self.boundary = boundary
+        self.converted: dict[tuple[SSAValue, Attribute], SSAValue] = {}
+        self.original: dict[SSAValue, Attribute] = {}  # retyped value -> its type before
+
+    def convert(self, value: SSAValue, want: Attribute) -> SSAValue:
+        """`value` in type `want`: a converted constant or one shared trans_data."""
+        if value.type == want:
+            return value
+        key = (value, want)
+        if key in self.converted:
+            return self.converted[key]
+        const = constant_of(value)
+        owner = value.owner
+        if const is not None:
+            assert isinstance(want, TensorType)
+            new: Operation = ge.ConstOp.from_numpy(const_logical(const), want)
+            new.attributes.update(const.attributes)
+            point = InsertPoint.after(const)
+        else:
+            new = ge.TransDataOp(value, want)
+            if isinstance(owner, Operation):
+                new.attributes.update({k: v for k, v in owner.attributes.items() if k.startswith("stream.")})
+                point = InsertPoint.after(owner)
+            else:
+                point = InsertPoint.at_start(self.block)
+        new.location = owner.location if isinstance(owner, Operation) else self.fn.location
+        Rewriter.insert_op(new, point)
+        self.converted[key] = new.results[0]
+        return new.results[0]
+
+    def set_operand(self, op: Operation, index: int, want: Attribute) -> None:
+        op.operands[index] = self.convert(op.operands[index], want)
+
+    def retype_result(self, value: SSAValue, want: Attribute) -> None:
+        if value.type == want:
+            return
+        new = Rewriter.replace_value_with_new_type(value, want)
+        self.original[new] = value.type
+
+    def run(self) -> None:
+        ops = list(self.block.ops)
+        if self.boundary == "nc1hwc0":
+            self.retype_arguments()
+        for op in ops:
+            if op in self.layout.nc1hwc0:
+                self.rewrite_nc1hwc0(op)
+            elif isinstance(op, func.ReturnOp) and self.boundary == "nc1hwc0":
+                continue
+            else:
+                for i, operand in enumerate(op.operands):
+                    if operand in self.original:
+                        self.set_operand(op, i, self.original[operand])
+        if self.boundary == "nc1hwc0":
+            self.update_signature()
+
+    def rewrite_nc1hwc0(self, op: Operation) -> None:
+        layout = self.layout
+        wants = {id(v): layout.nc1hwc0_type(v.type) for v in _layout_operands(op)}
+        for i, operand in enumerate(op.operands):
+            if id(operand) in wants:
+                self.set_operand(op, i, wants[id(operand)])
+        if isinstance(op, _SOURCES):
+            self.set_operand(op, 1, layout.fractal_z_type(op.filter.type, op.groups.value.data))
+        for result in op.results:
+            self.retype_result(result, layout.nc1hwc0_type(result.type))
+
+    def retype_arguments(self) -> None:
+        """boundary=nc1hwc0: an argument read by NC1HWC0 ops is passed in NC1HWC0."""
+        for arg in list(self.block.args):
+            users = [use.operation for use in arg.uses]
+            if _is_rank4(arg) and users and all(
+                user in self.layout.nc1hwc0 and arg in _layout_operands(user) for user in users
+            ):
+                self.retype_result(arg, self.layout.nc1hwc0_type(arg.type))
+
+    def update_signature(self) -> None:
+        ret = self.block.last_op
+        assert isinstance(ret, func.ReturnOp)
+        self.fn.function_type = FunctionType.from_lists(
+            [a.type for a in self.block.args], [v.type for v in ret.arguments]
+        )
+
+
+@dataclass(frozen=True)
+class ToNC1HWC0Pass(ModulePass):
+    """Runs convs in NC1HWC0 with FRACTAL_Z weights and places the trans_data they need."""
+
+    name = "to-nc1hwc0"
+
+    boundary: str = "keep"
+    fp32_c0: int = 16
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        if self.boundary not in ("keep", "nc1hwc0"):
+            raise GeError(f"error: to-nc1hwc0: boundary must be keep or nc1hwc0, got '{self.boundary}'")
+        if self.fp32_c0 not in (16, 8):
+            raise GeError(f"error: to-nc1hwc0: fp32-c0 must be 16 or 8, got {self.fp32_c0}")
+        refuse_assigned(op, self.name)
+        for fn in op.walk():
+            if isinstance(fn, func.FuncOp) and fn.body.blocks:
+                layout = _decide(fn.body.block, self.fp32_c0)
+                _Rewrite(fn, layout, self.boundary).run()
+        PatternRewriteWalker(GreedyRewritePatternApplier([CancelInverseTransData()])).rewrite_module(op)
+        region_dce(op.body)
