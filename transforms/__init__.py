@@ -43,6 +43,12 @@ def _to_nc1hwc0() -> type[ModulePass]:
     return ToNC1HWC0Pass
 
 
+def _assign_streams() -> type[ModulePass]:
+    from transforms.assign_streams import AssignStreamsPass
+
+    return AssignStreamsPass
+
+
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Pass name -> factory of its class, for every pass ge-opt can run."""
     return {
@@ -51,4 +57,5 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "dce": _dce,
         "fuse": _fuse,
         "to-nc1hwc0": _to_nc1hwc0,
+        "assign-streams": _assign_streams,
     }
