@@ -16,7 +16,7 @@ Then every operand gets the layout its op needs: constants are converted at comp
 (physical storage, zero padding; no trans_data ever runs on a constant), other values get
 one `ge.trans_data` right after their definition, shared by all users that need it.
 Function arguments and results keep their declared layout (`boundary=keep`), or take
-NC1HWC0 (`boundary=nc1hwc0`).  Finally inverse trans_data pairs cancel (canonicalize).
+NC1HWC0 (`boundary=nc1hwc0`; a function called inside the module keeps its signature).  Finally inverse trans_data pairs cancel (canonicalize).
 
 Options: `boundary=keep|nc1hwc0`, `fp32-c0=16|8` (with 8 every fp32 NC1HWC0/FRACTAL_Z value
 the pass creates has C0 = 8).  An assigned module is refused.
@@ -25,7 +25,7 @@ the pass creates has C0 = 8).  An assigned module is refused.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import builtin, func
@@ -79,13 +79,16 @@ class _Layout:
 
     fp32_c0: int
     nc1hwc0: set[Operation]
+    _types: dict[Attribute, TensorType] = field(default_factory=dict)
 
     def c0(self, t: TensorType) -> int:
         return self.fp32_c0 if isinstance(t.element_type, builtin.Float32Type) else 0
 
     def nc1hwc0_type(self, t: Attribute) -> TensorType:
-        assert isinstance(t, TensorType)
-        return ge.with_format(t, ge.Format.NC1HWC0, self.c0(t))
+        if t not in self._types:
+            assert isinstance(t, TensorType)
+            self._types[t] = ge.with_format(t, ge.Format.NC1HWC0, self.c0(t))
+        return self._types[t]
 
     def fractal_z_type(self, t: Attribute, groups: int) -> TensorType:
         assert isinstance(t, TensorType)
@@ -182,9 +185,13 @@ class _Rewrite:
             return self.converted[key]
         const = constant_of(value)
         owner = value.owner
-        if const is not None:
+        if isinstance(owner, ge.ConstOp) and isinstance(owner.value, ge.ElidedAttr):
+            new: Operation = ge.ConstOp(ge.ElidedAttr(), want)  # still a constant, still elided
+            new.attributes.update(owner.attributes)
+            point = InsertPoint.after(owner)
+        elif const is not None:
             assert isinstance(want, TensorType)
-            new: Operation = ge.ConstOp.from_numpy(const_logical(const), want)
+            new = ge.ConstOp.from_numpy(const_logical(const), want)
             new.attributes.update(const.attributes)
             point = InsertPoint.after(const)
         else:
@@ -267,9 +274,12 @@ class ToNC1HWC0Pass(ModulePass):
         if self.fp32_c0 not in (16, 8):
             raise GeError(f"error: to-nc1hwc0: fp32-c0 must be 16 or 8, got {self.fp32_c0}")
         refuse_assigned(op, self.name)
+        called = {c.callee.string_value() for c in op.walk() if isinstance(c, func.CallOp)}
         for fn in op.walk():
             if isinstance(fn, func.FuncOp) and fn.body.blocks:
                 layout = _decide(fn.body.block, self.fp32_c0)
-                _Rewrite(fn, layout, self.boundary).run()
+                # A called function keeps its signature, so that its call sites stay valid.
+                boundary = "keep" if fn.sym_name.data in called else self.boundary
+                _Rewrite(fn, layout, boundary).run()
         PatternRewriteWalker(GreedyRewritePatternApplier([CancelInverseTransData()])).rewrite_module(op)
         region_dce(op.body)

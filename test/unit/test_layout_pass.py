@@ -1,0 +1,834 @@
+"""`--to-nc1hwc0` against the reference interpreter, onnxruntime and its own invariants.
+
+- A Hypothesis property test builds random graphs (convs of every grouping, batch_norm,
+  activations, elementwise ops with same-shape, per-channel and channel-broadcast operands,
+  pools, channel and spatial concats, flatten/reshape/matmul tails) and checks that
+  `--to-nc1hwc0` and `--fuse --to-nc1hwc0` keep the numbers, that every padding lane of every
+  NC1HWC0 value the interpreter computes is exactly zero (an interpreter listener looks at the
+  physical arrays), that no `ge.trans_data` reads a constant and that the module verifies.
+- On ResNet-style ONNX blocks, after canonicalize + fuse + to-nc1hwc0, the only trans_data
+  ops left sit at the graph boundaries, and the numbers match onnxruntime.
+- Directed tests pin the cases the property test is built around (sigmoid and broadcast-add
+  padding lanes, unaligned channel concat, C-broadcast operands) and the options.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from onnx import helper
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, NoneAttr, TensorType
+from xdsl.interpreter import Interpreter
+from xdsl.interpreters.func import FuncFunctions
+from xdsl.ir import Operation, SSAValue
+from xdsl.transforms.canonicalize import CanonicalizePass
+from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
+
+import onnx_ref
+from ge_dialect import ge, stream
+from ge_dialect.builder import GraphBuilder, Tensor
+from ge_dialect.diagnostics import GeError
+from ge_dialect.dialects import make_context
+from ge_dialect.frontend import import_onnx
+from ge_dialect.interpreter import GeFunctions, StreamFunctions, find_function, run_function
+from ge_dialect.verify import verify_module
+from test_interpreter import assert_close
+from transforms.fuse import FusePass
+from transforms.layout import ToNC1HWC0Pass
+
+F32, F16 = np.float32, np.float16
+DTYPES = {"f32": np.dtype(F32), "f16": np.dtype(F16)}
+CTX = make_context()
+
+
+# --------------------------------------------------------------------------------------
+# Running with a padding-lane check
+# --------------------------------------------------------------------------------------
+
+
+class PaddingLanes(Interpreter.Listener):
+    """Checks every NC1HWC0 operand and result the interpreter sees.
+
+    The physical array must have `physical_shape` of its type and the type's dtype, and every
+    lane whose channel index `c1*C0 + c0` is >= the logical C must be exactly zero.  The
+    lanes are read straight from the 5-D array (not through `ge.to_logical`, which drops them).
+    """
+
+    def __init__(self) -> None:
+        self.values = 0  # NC1HWC0 arrays checked
+        self.padded = 0  # ... of which had padding lanes (C % C0 != 0)
+
+    def will_interpret_op(self, op: Operation, args: tuple) -> None:
+        for i, (value, array) in enumerate(zip(op.operands, args)):
+            self.check(op, value, array, f"operand #{i}")
+
+    def did_interpret_op(self, op: Operation, results: tuple) -> None:
+        for i, (value, array) in enumerate(zip(op.results, results)):
+            self.check(op, value, array, f"result #{i}")
+
+    def check(self, op: Operation, value: SSAValue, array, what: str) -> None:
+        t = value.type
+        if not isinstance(t, TensorType) or ge.tensor_format(t) != ge.Format.NC1HWC0:
+            return
+        a = np.asarray(array)
+        where = f"{what} of {op.name} ({t})"
+        assert a.shape == ge.physical_shape(t), f"{where}: physical shape {a.shape}"
+        assert a.dtype == ge.np_dtype(t.element_type), f"{where}: dtype {a.dtype}"
+        n, c, h, w = t.get_shape()
+        c1, c0 = a.shape[1], a.shape[4]
+        assert c0 == ge.tensor_c0(t) and c1 == -(-c // c0), where
+        channels = a.transpose(0, 1, 4, 2, 3).reshape(n, c1 * c0, h, w)  # index c1*C0 + c0
+        pad = channels[:, c:]
+        assert not np.any(pad), (
+            f"{where}: {int(np.count_nonzero(pad))} nonzero padding lanes, e.g. "
+            f"{pad[pad != 0][:4]}"
+        )
+        self.values += 1
+        self.padded += bool(pad.size)
+
+
+def run_checked(module: ModuleOp,
+                inputs: Sequence[np.ndarray]) -> tuple[list[np.ndarray], PaddingLanes]:
+    """`run_function` (logical arrays in and out) with a `PaddingLanes` listener."""
+    f = find_function(module)
+    listener = PaddingLanes()
+    args = [ge.to_physical(t, np.asarray(x, ge.np_dtype(t.element_type)))
+            for t, x in zip(f.function_type.inputs.data, inputs, strict=True)]
+    interp = Interpreter(module, listeners=(listener,))
+    interp.register_implementations(FuncFunctions())
+    interp.register_implementations(GeFunctions())
+    interp.register_implementations(StreamFunctions())
+    outputs = interp.call_op(f, tuple(args))
+    outs = [ge.to_logical(t, np.asarray(o)) for t, o in zip(f.function_type.outputs.data, outputs)]
+    return outs, listener
+
+
+# --------------------------------------------------------------------------------------
+# IR checks
+# --------------------------------------------------------------------------------------
+
+
+def ge_ops(module: ModuleOp) -> list[Operation]:
+    return [op for op in module.walk() if op.name.startswith("ge.")]
+
+
+def is_nc1hwc0(t) -> bool:
+    return isinstance(t, TensorType) and ge.tensor_format(t) == ge.Format.NC1HWC0
+
+
+def check_ir(module: ModuleOp, before: func.FuncOp, boundary: str, fp32_c0: int) -> int:
+    """The pass's structural promises; returns the number of NC1HWC0 values."""
+    verify_module(module, "<test>")
+    fn = find_function(module)
+    count = 0
+    for op in module.walk():
+        for value in (*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)):
+            t = value.type
+            if not isinstance(t, TensorType) or isinstance(t.encoding, NoneAttr):
+                continue
+            fmt = ge.tensor_format(t)
+            assert fmt in (ge.Format.NC1HWC0, ge.Format.FRACTAL_Z), f"{op.name}: {t}"
+            expected = fp32_c0 if ge.np_dtype(t.element_type) == np.float32 else 16
+            assert ge.tensor_c0(t) == expected, f"{op.name}: {t} should have C0 = {expected}"
+            count += fmt == ge.Format.NC1HWC0
+        if isinstance(op, ge.TransDataOp):
+            src = op.input.owner
+            assert not isinstance(src, ge.ConstOp), "a trans_data converts a ge.const at run time"
+            assert not (isinstance(src, ge.TransDataOp) and src.input.type == op.output.type), (
+                "an inverse trans_data pair survived"
+            )
+        if isinstance(op, ge.Conv2DOp | ge.FusedConv2DOp):
+            assert is_nc1hwc0(op.input.type) and is_nc1hwc0(op.output.type), op.name
+            w = op.filter.type
+            assert ge.tensor_format(w) == ge.Format.FRACTAL_Z
+            assert ge.tensor_groups(w) == op.groups.value.data
+            if isinstance(op, ge.FusedConv2DOp) and op.residual is not None:
+                assert is_nc1hwc0(op.residual.type)
+    ins_before = before.function_type.inputs.data
+    outs_before = before.function_type.outputs.data
+    ins, outs = fn.function_type.inputs.data, fn.function_type.outputs.data
+    if boundary == "keep":
+        assert ins == ins_before and outs == outs_before, "boundary=keep changed the signature"
+    else:
+        for new, old in zip((*ins, *outs), (*ins_before, *outs_before), strict=True):
+            assert new == old or (is_nc1hwc0(new) and new.get_shape() == old.get_shape()
+                                  and new.element_type == old.element_type)
+    assert [a.type for a in fn.body.block.args] == list(ins)
+    assert [v.type for v in fn.body.block.last_op.operands] == list(outs)
+    return count
+
+
+# --------------------------------------------------------------------------------------
+# Random graphs
+# --------------------------------------------------------------------------------------
+
+ACTIVATIONS = ("sigmoid", "relu", "silu", "relu6", "clip", "leaky_relu", "sigmoid", "identity")
+KINDS = ("conv", "conv", "batch_norm", "act", "act", "act", "binary", "binary", "binary", "pool",
+         "concat1", "concat1", "concat2", "tail", "reshape4", "matmul4")
+
+
+@dataclass
+class Case:
+    """A random graph, its inputs and the pass options; `repr` is the recipe, for shrinking."""
+
+    module: ModuleOp
+    inputs: list[np.ndarray]
+    boundary: str
+    fp32_c0: int
+    dtype: np.dtype
+    steps: list[str] = field(default_factory=list)
+
+    def __repr__(self) -> str:
+        return (f"Case({self.dtype.name}, boundary={self.boundary}, fp32_c0={self.fp32_c0}):\n  "
+                + "\n  ".join(self.steps))
+
+
+class _Gen:
+    """Builds one random graph with GraphBuilder, drawing every choice from Hypothesis."""
+
+    def __init__(self, draw, seed: int, dtype: np.dtype):
+        self.draw = draw
+        self.rng = np.random.default_rng(seed)
+        self.dtype = dtype
+        self.b = GraphBuilder("main")
+        self.inputs: list[np.ndarray] = []
+        self.pool: list[Tensor] = []  # rank-4 values
+        self.outputs: list[Tensor] = []
+        self.steps: list[str] = []
+        self.names: dict[SSAValue, str] = {}
+
+    # values -------------------------------------------------------------------------------
+
+    def name(self, t: Tensor) -> str:
+        """A short name for a built value (constants are `const`), for the recipe."""
+        if isinstance(t.value.owner, ge.ConstOp):
+            return f"const{list(t.shape)}"
+        return self.names.setdefault(t.value, f"%{len(self.names)}")
+
+    def log(self, text: str, y: Tensor, *operands: Tensor) -> None:
+        """Records `%y = text(operands) : shape` in the recipe that `Case` prints."""
+        op, _, attrs = text.partition(" ")
+        args = ", ".join(self.name(t) for t in operands)
+        attrs = f" {attrs}" if attrs else ""
+        self.steps.append(f"{self.name(y)} = {op}({args}){attrs} : {list(y.shape)}")
+
+    def arg(self, shape: Sequence[int]) -> Tensor:
+        name = f"x{len(self.inputs)}"
+        self.inputs.append(self.rng.uniform(-1, 1, shape).astype(self.dtype))
+        t = self.b.input(name, shape, self.dtype)
+        self.log(f"input {name}", t)
+        return t
+
+    def const(self, array: np.ndarray, dtype=None) -> Tensor:
+        return self.b.const(np.asarray(array, dtype or self.dtype))
+
+    def weights(self, shape: Sequence[int]) -> Tensor:
+        fan_in = int(np.prod(shape[1:]))
+        return self.const(self.rng.normal(0.0, (1.0 / fan_in) ** 0.5, shape))
+
+    def pick(self) -> Tensor:
+        """A pool value, mostly one of the latest."""
+        back = self.draw(st.integers(0, min(3, len(self.pool) - 1)))
+        return self.pool[len(self.pool) - 1 - back]
+
+    def matching(self, shape: Sequence[int], free_axis: int | None) -> Tensor | None:
+        """A pool value with `shape` (except on `free_axis`), if any."""
+        found = [t for t in self.pool if all(
+            a == b for i, (a, b) in enumerate(zip(t.shape, shape)) if i != free_axis)]
+        if not found:
+            return None
+        return found[self.draw(st.integers(0, len(found) - 1))]
+
+    # ops ----------------------------------------------------------------------------------
+
+    def conv(self, x: Tensor, out_channels: int | None = None) -> Tensor:
+        n, c, h, w = x.shape
+        grouping = self.draw(st.sampled_from(["dense", "dense", "depthwise", "grouped"]))
+        groups = 1
+        if grouping == "depthwise":
+            groups = c
+            out = c * self.draw(st.sampled_from([1, 2]))
+        elif grouping == "grouped" and c % 2 == 0:
+            groups = self.draw(st.sampled_from([g for g in (2, 4) if c % g == 0]))
+            out = groups * self.draw(st.sampled_from([1, 3, 4, 8]))
+        else:
+            grouping = "dense"
+            out = self.draw(st.sampled_from([4, 8, 16, 17, 24, 32]))
+        if out_channels is not None:
+            groups, grouping, out = 1, "dense", out_channels
+        k = self.draw(st.sampled_from([1, 3, 3]))
+        stride = self.draw(st.sampled_from([1, 1, 2])) if min(h, w) >= 4 else 1
+        dil = self.draw(st.sampled_from([1, 1, 2])) if k == 3 and min(h, w) >= 5 else 1
+        pad = dil * (k // 2) if self.draw(st.booleans()) or k == 1 else 0
+        if (min(h, w) + 2 * pad - dil * (k - 1)) < 1:
+            pad = dil * (k // 2)
+        wt = self.weights((out, c // groups, k, k))
+        bias = self.const(self.rng.uniform(-0.5, 0.5, out)) if self.draw(st.booleans()) else None
+        y = self.b.conv2d(x, wt, bias, strides=(stride, stride), pads=[pad] * 4,
+                          dilations=(dil, dil), groups=groups)
+        self.log(f"conv {grouping} groups={groups} k={k} s={stride} d={dil} p={pad} "
+                 f"bias={bias is not None}", y, x)
+        return y
+
+    def batch_norm(self, x: Tensor) -> Tensor:
+        c = x.shape[1]
+        pdtype = self.draw(st.sampled_from([self.dtype, np.dtype(F32)]))
+        u = self.rng.uniform
+        params = [self.const(u(0.5, 1.5, c), pdtype), self.const(u(-0.5, 0.5, c), pdtype),
+                  self.const(u(-0.5, 0.5, c), pdtype), self.const(u(0.1, 10.0, c), pdtype)]
+        y = self.b.batch_norm(x, *params, epsilon=1e-5)
+        self.log(f"batch_norm params={pdtype.name}", y, x)
+        return y
+
+    def act(self, x: Tensor) -> Tensor:
+        kind = self.draw(st.sampled_from(ACTIVATIONS))
+        if kind == "clip":
+            lo, hi = self.draw(st.sampled_from([(0.0, 6.0), (-0.5, 0.5), (0.1, 1.0)]))
+            y = self.b.clip(x, lo, hi)
+            kind += f" min={lo} max={hi}"
+        elif kind == "leaky_relu":
+            y = self.b.leaky_relu(x, 0.1)
+        else:
+            y = getattr(self.b, kind)(x)
+        self.log(kind, y, x)
+        return y
+
+    def binary(self, x: Tensor) -> Tensor:
+        n, c, h, w = x.shape
+        kind = self.draw(st.sampled_from(["add", "sub", "mul"]))
+        form = self.draw(st.sampled_from(
+            ["same", "same", "channel", "channel", "channel_value", "c_bcast_const",
+             "c_bcast_value", "low_rank"]))
+        if form == "same":
+            other = self.matching(x.shape, None) if self.draw(st.booleans()) else None
+            if other is None:
+                other = self.arg(x.shape) if self.draw(st.booleans()) else self.const(
+                    self.rng.uniform(-1, 1, x.shape))
+        elif form == "channel":  # [1, C, 1, 1] constant: layout-safe for add/sub/mul
+            other = self.const(self.rng.uniform(-1, 1, (1, c, 1, 1)))
+        elif form == "channel_value":  # [N, C, 1, 1] computed, as in a squeeze-excite block
+            other = self.b.sigmoid(self.b.global_avg_pool(x))
+            self.log("sigmoid global_avg_pool", other, x)
+        elif form == "c_bcast_const":  # broadcast over C: only mul may run in NC1HWC0
+            other = self.const(self.rng.uniform(-1, 1, (1, 1, h, w)))
+        elif form == "c_bcast_value":  # [N, 1, H, W] computed by a 1-channel conv, or an input
+            if self.draw(st.booleans()):
+                other = self.b.conv2d(x, self.weights((1, c, 1, 1)))
+                self.log("conv 1x1", other, x)
+            else:
+                other = self.arg((n, 1, h, w))
+        else:  # lower-rank constant: [C, 1, 1] or [W]
+            shape = self.draw(st.sampled_from([(c, 1, 1), (w,)]))
+            other = self.const(self.rng.uniform(-1, 1, shape))
+        lhs, rhs = (other, x) if self.draw(st.booleans()) else (x, other)
+        y = getattr(self.b, kind)(lhs, rhs)
+        self.log(f"{kind} {form}-shaped operand", y, lhs, rhs)
+        return y
+
+    def pool_op(self, x: Tensor) -> Tensor:
+        n, c, h, w = x.shape
+        kind = self.draw(st.sampled_from(["max", "avg", "global"]))
+        k = self.draw(st.sampled_from([2, 3]))
+        if kind == "global" or min(h, w) < k:
+            y = self.b.global_avg_pool(x)
+            self.log("global_avg_pool", y, x)
+            return y
+        s = self.draw(st.sampled_from([1, 2]))
+        p = self.draw(st.integers(0, k // 2))
+        ceil = self.draw(st.booleans())
+        if kind == "max":
+            y = self.b.max_pool(x, [k, k], [s, s], [p] * 4, ceil)
+        else:
+            y = self.b.avg_pool(x, [k, k], [s, s], [p] * 4, ceil, self.draw(st.booleans()))
+        self.log(f"{kind}_pool k={k} s={s} p={p} ceil={ceil}", y, x)
+        return y
+
+    def concat(self, x: Tensor, axis: int) -> Tensor:
+        n, c, h, w = x.shape
+        parts = [x]
+        for _ in range(self.draw(st.integers(1, 2))):
+            other = self.matching(x.shape, axis) if self.draw(st.booleans()) else None
+            if other is None:
+                size = self.draw(st.sampled_from([1, 3, 8, 16, 17]))
+                shape = list(x.shape)
+                shape[axis] = size
+                ways = ["arg", "const", "conv"] if axis == 1 else ["arg", "const"]
+                how = self.draw(st.sampled_from(ways))
+                if how == "arg":
+                    other = self.arg(shape)
+                elif how == "const":
+                    other = self.const(self.rng.uniform(-1, 1, shape))
+                else:
+                    other = self.b.conv2d(x, self.weights((size, c, 1, 1)))
+                    self.log("conv 1x1", other, x)
+            parts.insert(self.draw(st.integers(0, len(parts))), other)
+        y = self.b.concat(parts, axis)
+        self.log(f"concat axis={axis}", y, *parts)
+        return y
+
+    def tail(self, x: Tensor) -> None:
+        """A head that leaves rank 4: [global pool ->] flatten or reshape -> matmul (+ bias)."""
+        src = x
+        if self.draw(st.booleans()):
+            x = self.b.global_avg_pool(x)
+        n = x.shape[0]
+        flat = self.b.flatten(x) if self.draw(st.booleans()) else self.b.reshape(x, [n, -1])
+        k = flat.shape[1]
+        bias = self.const(self.rng.uniform(-0.5, 0.5, 5)) if self.draw(st.booleans()) else None
+        y = self.b.matmul(flat, self.weights((5, k)), bias, transpose_b=True)
+        self.log(f"head {'global_avg_pool+' if x is not src else ''}flatten/reshape+matmul", y, src)
+        self.outputs.append(y)
+
+    def reshape4(self, x: Tensor) -> Tensor:
+        n, c, h, w = x.shape
+        y = self.b.reshape(x, [n, c, w, h])
+        self.log("reshape", y, x)
+        return y
+
+    def matmul4(self, x: Tensor) -> Tensor:
+        w = x.shape[3]
+        y = self.b.matmul(x, self.weights((w, w)))
+        self.log("matmul", y, x)
+        return y
+
+
+@st.composite
+def cases(draw) -> Case:
+    dtype = DTYPES[draw(st.sampled_from(["f32", "f16"]))]
+    boundary = draw(st.sampled_from(["keep", "nc1hwc0"]))
+    fp32_c0 = draw(st.sampled_from([16, 8]))
+    g = _Gen(draw, draw(st.integers(0, 2**32 - 1)), dtype)
+    shape = [draw(st.integers(1, 2)), draw(st.sampled_from([3, 8, 16, 17, 20, 32])),
+             draw(st.integers(4, 8)), draw(st.integers(4, 8))]
+    g.pool.append(g.arg(shape))
+    n_steps = draw(st.integers(3, 9))
+    conv_at = draw(st.integers(0, 1))  # every graph has a conv, so NC1HWC0 values exist
+    for i in range(n_steps):
+        kind = "conv" if i == conv_at else draw(st.sampled_from(KINDS))
+        x = g.pick()
+        if kind == "conv":
+            y = g.conv(x)
+        elif kind == "batch_norm":
+            y = g.batch_norm(x)
+        elif kind == "act":
+            y = g.act(x)
+        elif kind == "binary":
+            y = g.binary(x)
+        elif kind == "pool":
+            y = g.pool_op(x)
+        elif kind == "concat1":
+            y = g.concat(x, 1)
+        elif kind == "concat2":
+            y = g.concat(x, 2)
+        elif kind == "reshape4":
+            y = g.reshape4(x)
+        elif kind == "matmul4":
+            y = g.matmul4(x)
+        else:
+            g.tail(x)
+            continue
+        g.pool.append(y)
+    # Every value without users is an output (so nothing is dead), plus maybe an
+    # intermediate value that also has users (a function result inside the graph).
+    outputs = [t for t in g.pool if not t.value.uses and not isinstance(t.value.owner, func.FuncOp)]
+    outputs += g.outputs
+    inner = [t for t in g.pool if t.value.uses and t not in outputs]
+    if inner and draw(st.booleans()):
+        outputs.append(inner[draw(st.integers(0, len(inner) - 1))])
+    if not outputs:
+        outputs = [g.pool[-1]]
+    g.steps.append("return " + ", ".join(g.name(t) for t in outputs))
+    module = g.b.build(outputs)
+    return Case(module, g.inputs, boundary, fp32_c0, dtype, g.steps)
+
+
+def _assert_same(actual: Sequence[np.ndarray], ref: Sequence[np.ndarray], dtype) -> None:
+    assert len(actual) == len(ref)
+    for a, r in zip(actual, ref):
+        assert_close(a, r, dtype)
+
+
+def test_random_graphs_keep_numbers_and_zero_padding_lanes():
+    """--to-nc1hwc0 and --fuse --to-nc1hwc0 on random graphs, under every option."""
+    stats: Counter = Counter()
+
+    @settings(max_examples=100)
+    @given(cases())
+    def check(case: Case) -> None:
+        before = find_function(case.module).clone()
+        ref, _ = run_checked(case.module, case.inputs)
+        layout = ToNC1HWC0Pass(boundary=case.boundary, fp32_c0=case.fp32_c0)
+
+        # --to-nc1hwc0: only layouts change, so the numbers are the very same bits.
+        m = case.module.clone()
+        layout.apply(CTX, m)
+        n5d = check_ir(m, before, case.boundary, case.fp32_c0)
+        got, lanes = run_checked(m, case.inputs)
+        for a, r in zip(got, ref, strict=True):
+            assert a.dtype == r.dtype and a.shape == r.shape
+            np.testing.assert_array_equal(a, r)
+        assert n5d > 0 and lanes.values > 0, "a graph with a conv made no NC1HWC0 value"
+
+        # --fuse --to-nc1hwc0: folding rounds weights once, so within DESIGN's tolerance.
+        f = case.module.clone()
+        FusePass().apply(CTX, f)
+        fused_ref, _ = run_checked(f, case.inputs)
+        layout.apply(CTX, f)
+        check_ir(f, before, case.boundary, case.fp32_c0)
+        fused, fused_lanes = run_checked(f, case.inputs)
+        for a, r in zip(fused, fused_ref, strict=True):  # the layout part is exact again
+            np.testing.assert_array_equal(a, r)
+        _assert_same(fused, ref, case.dtype)  # DESIGN: fp32 rtol 1e-4 k 1e-5, fp16 1e-2/1e-2
+        assert fused_lanes.values > 0
+
+        stats["examples"] += 1
+        stats["nc1hwc0"] += lanes.values > 0
+        stats["padded"] += lanes.padded > 0
+        stats["fused"] += any(isinstance(op, ge.FusedConv2DOp) for op in f.walk())
+        stats["trans_data"] += any(isinstance(op, ge.TransDataOp) for op in m.walk())
+        stats["sigmoid_5d"] += any(isinstance(op, ge.SigmoidOp | ge.SiluOp)
+                                   and is_nc1hwc0(op.results[0].type) for op in m.walk())
+        stats["binary_5d"] += any(isinstance(op, ge.AddOp | ge.SubOp | ge.MulOp)
+                                  and is_nc1hwc0(op.results[0].type) for op in m.walk())
+        stats["concat_5d"] += any(isinstance(op, ge.ConcatOp) and is_nc1hwc0(op.results[0].type)
+                                  for op in m.walk())
+        stats["f16"] += case.dtype == F16
+        stats["nc1hwc0_boundary"] += case.boundary == "nc1hwc0"
+
+    check()
+    n = stats["examples"]
+    assert n >= 50, stats
+    # not vacuous: NC1HWC0 values everywhere, padding lanes and the interesting ops often
+    assert stats["nc1hwc0"] == n, stats
+    assert stats["padded"] >= n // 3, stats
+    for key in ("fused", "sigmoid_5d", "binary_5d", "concat_5d", "f16", "nc1hwc0_boundary"):
+        assert stats[key] >= n // 10, (key, stats)
+
+
+# --------------------------------------------------------------------------------------
+# Directed cases
+# --------------------------------------------------------------------------------------
+
+
+def _conv_graph(body, c=17, dtype=F16, seed=0):
+    """x[1, 3, 5, 5] -> conv to `c` channels -> body(builder, conv, rng) -> outputs."""
+    rng = np.random.default_rng(seed)
+    b = GraphBuilder()
+    x = b.input("x", [1, 3, 5, 5], dtype)
+    y = b.conv2d(x, b.const(rng.normal(0, 0.3, (c, 3, 3, 3)).astype(dtype)), pads=[1, 1, 1, 1])
+    outs = body(b, y, rng)
+    module = b.build(outs if isinstance(outs, list) else [outs])
+    return module, [rng.uniform(-1, 1, (1, 3, 5, 5)).astype(dtype)]
+
+
+def _layout_roundtrip(module, inputs, **options):
+    """(reference outputs, outputs after the pass, the checking listener, the module)."""
+    ref = run_function(module, inputs)
+    m = module.clone()
+    ToNC1HWC0Pass(**options).apply(CTX, m)
+    verify_module(m)
+    got, lanes = run_checked(m, inputs)
+    for a, r in zip(got, ref, strict=True):
+        np.testing.assert_array_equal(a, r)
+    return ref, got, lanes, m
+
+
+@pytest.mark.parametrize("op", ["sigmoid", "silu", "add_channel", "sub_channel", "add_same"])
+def test_padding_lanes_stay_zero_for_kernels_with_f_of_zero_nonzero(op):
+    """sigmoid(0) = 0.5 and 0 + b != 0: the NC1HWC0 result's lanes 17..31 must stay zero.
+
+    With boundary=nc1hwc0 the function returns the physical NC1HWC0 array itself."""
+    def body(b, y, rng):
+        if op == "sigmoid":
+            return b.sigmoid(y)
+        if op == "silu":
+            return b.silu(b.add(y, b.const(np.full((1, 17, 1, 1), 1.0, F16))))
+        if op == "add_same":
+            return b.add(y, b.const(np.full((1, 17, 5, 5), 2.0, F16)))
+        k = b.const(rng.uniform(1, 2, (1, 17, 1, 1)).astype(F16))
+        return b.add(y, k) if op == "add_channel" else b.sub(k, y)
+
+    module, inputs = _conv_graph(body)
+    _, _, lanes, m = _layout_roundtrip(module, inputs, boundary="nc1hwc0")
+    (ret,) = find_function(m).body.block.last_op.operands
+    assert is_nc1hwc0(ret.type), "the elementwise op should run in NC1HWC0"
+    assert not any(isinstance(op, ge.TransDataOp) for op in m.walk())
+    fn = find_function(m)
+    physical_inputs = [ge.to_physical(t, x) for t, x in zip(fn.function_type.inputs.data, inputs)]
+    (phys,) = run_function(m, physical_inputs, physical=True)
+    assert phys.shape == (1, 2, 5, 5, 16)
+    assert np.all(phys[:, 1, :, :, 1:] == 0)
+    assert np.all(phys[:, 0] != 0)
+    assert lanes.padded > 0
+
+
+def test_channel_broadcast_add_keeps_its_layout_but_mul_joins():
+    """An operand broadcast over C ([1, 1, H, W]) would fill padding lanes for add/sub."""
+    for kind in ("add", "sub", "mul"):
+        def body(b, y, rng, kind=kind):
+            return getattr(b, kind)(y, b.const(rng.uniform(1, 2, (1, 1, 5, 5)).astype(F16)))
+
+        module, inputs = _conv_graph(body)
+        _, _, _, m = _layout_roundtrip(module, inputs, boundary="nc1hwc0")
+        (op,) = [op for op in m.walk() if op.name == f"ge.{kind}"]
+        assert is_nc1hwc0(op.results[0].type) == (kind == "mul"), kind
+
+
+@pytest.mark.parametrize("channels, c0, aligned", [((16, 17), 16, True), ((17, 16), 16, False),
+                                                   ((8, 9), 8, True), ((8, 9), 16, False)])
+def test_channel_concat_runs_in_nc1hwc0_only_when_aligned(channels, c0, aligned):
+    """A channel concat is a copy of C1 blocks only when every input but the last fills them."""
+    rng = np.random.default_rng(1)
+    b = GraphBuilder()
+    x = b.input("x", [1, 3, 4, 4], F32)
+    parts = [b.conv2d(x, b.const(rng.normal(0, 0.3, (c, 3, 1, 1)).astype(F32))) for c in channels]
+    module = b.build([b.relu(b.concat(parts, 1))])
+    inputs = [rng.uniform(-1, 1, (1, 3, 4, 4)).astype(F32)]
+    _, _, _, m = _layout_roundtrip(module, inputs, fp32_c0=c0)
+    (concat,) = [op for op in m.walk() if isinstance(op, ge.ConcatOp)]
+    assert is_nc1hwc0(concat.output.type) == aligned
+    n_trans = sum(isinstance(op, ge.TransDataOp) for op in m.walk())
+    assert n_trans == (2 if aligned else 1 + len(channels))
+
+
+def test_boundary_nc1hwc0_takes_and_returns_nc1hwc0_without_trans_data():
+    def body(b, y, rng):
+        return b.relu(y)
+
+    module, inputs = _conv_graph(body, c=16, dtype=F32)
+    _, _, _, m = _layout_roundtrip(module, inputs, boundary="nc1hwc0", fp32_c0=8)
+    fn = find_function(m)
+    assert [str(t) for t in fn.function_type.inputs.data] == [
+        "tensor<1x3x5x5xf32, #ge.format<NC1HWC0, c0 = 8>>"]
+    assert [str(t) for t in fn.function_type.outputs.data] == [
+        "tensor<1x16x5x5xf32, #ge.format<NC1HWC0, c0 = 8>>"]
+    assert not any(isinstance(op, ge.TransDataOp) for op in m.walk())
+
+
+def test_shared_input_gets_one_trans_data_and_constants_none():
+    rng = np.random.default_rng(2)
+    b = GraphBuilder()
+    x = b.input("x", [1, 4, 4, 4], F32)
+    ws = [b.const(rng.normal(0, 0.3, (4, 4, 3, 3)).astype(F32)) for _ in range(2)]
+    k = b.const(rng.uniform(-1, 1, (1, 4, 4, 4)).astype(F32))
+    y0, y1 = (b.conv2d(b.add(x, k) if i else x, w, pads=[1, 1, 1, 1]) for i, w in enumerate(ws))
+    z = b.conv2d(x, ws[0], pads=[1, 1, 1, 1])
+    module = b.build([b.add(y0, y1), z])
+    _, _, _, m = _layout_roundtrip(module, [rng.uniform(-1, 1, (1, 4, 4, 4)).astype(F32)])
+    trans = [op for op in m.walk() if isinstance(op, ge.TransDataOp)]
+    from_x = [op for op in trans if isinstance(op.input, type(find_function(m).body.block.args[0]))]
+    assert len(from_x) == 1, "x feeds three NC1HWC0 ops through one trans_data"
+    assert len(trans) == 3  # x in; two results out
+
+
+def test_user_trans_data_pairs_cancel():
+    """The graph of bench/parse_print.py: blocks that already move a value to NC1HWC0 for a
+    sigmoid and back.  Once the conv chain runs in NC1HWC0 every one of those moves cancels
+    against the pass's own, and only the graph's input and output conversions remain."""
+    rng = np.random.default_rng(3)
+    b = GraphBuilder()
+    x = b.input("x", [1, 20, 5, 5], F32)
+    cur = x
+    for _ in range(3):
+        w = b.const(rng.normal(0, 0.1, (20, 20, 3, 3)).astype(F32))
+        params = [b.const(rng.uniform(lo, hi, 20).astype(F32))
+                  for lo, hi in ((0.5, 1.5), (-0.5, 0.5), (-0.5, 0.5), (0.1, 10))]
+        r = b.relu(b.batch_norm(b.conv2d(cur, w, pads=[1, 1, 1, 1]), *params))
+        s = b.sigmoid(b.trans_data(b.add(r, cur), "NC1HWC0"))
+        cur = b.trans_data(s, "NCHW")
+    module = b.build([cur])
+    _, _, lanes, m = _layout_roundtrip(module, [rng.uniform(-1, 1, (1, 20, 5, 5)).astype(F32)])
+    trans = [op for op in m.walk() if isinstance(op, ge.TransDataOp)]
+    assert len(trans) == 2, [str(op.output.type) for op in trans]
+    assert trans[0].input is find_function(m).body.block.args[0]
+    assert all(isinstance(u.operation, func.ReturnOp) for u in trans[1].output.uses)
+    assert lanes.padded > 0
+
+
+@pytest.mark.parametrize("fmt, c0, fp32_c0", [("NHWC", 0, 16), ("NC1HWC0", 0, 16),
+                                               ("NC1HWC0", 0, 8), ("NC1HWC0", 8, 16)])
+@pytest.mark.parametrize("boundary", ["keep", "nc1hwc0"])
+def test_inputs_that_already_carry_a_format(fmt, c0, fp32_c0, boundary):
+    """An NHWC or NC1HWC0 argument (of either C0): the conv reads it in the pass's C0, the
+    untouched user of the argument keeps its format, and boundary=keep keeps the signature."""
+    rng = np.random.default_rng(4)
+    b = GraphBuilder()
+    x = b.input("x", [1, 5, 4, 4], F32, format=fmt, c0=c0)
+    y = b.sigmoid(b.conv2d(b.relu(x), b.const(rng.normal(0, 0.3, (8, 5, 3, 3)).astype(F32)),
+                           pads=[1, 1, 1, 1]))
+    module = b.build([y, b.leaky_relu(x)])
+    before = find_function(module).clone()
+    _, _, lanes, m = _layout_roundtrip(module, [rng.uniform(-1, 1, (1, 5, 4, 4)).astype(F32)],
+                                       boundary=boundary, fp32_c0=fp32_c0)
+    fn = find_function(m)
+    if boundary == "keep":
+        assert fn.function_type == before.function_type
+    for op in m.walk():
+        if isinstance(op, ge.TransDataOp):
+            assert op.input.type != op.output.type
+            assert not (isinstance(op.input.owner, ge.TransDataOp)
+                        and op.input.owner.input.type == op.output.type)
+    (conv,) = [op for op in m.walk() if isinstance(op, ge.Conv2DOp)]
+    assert ge.tensor_c0(conv.input.type) == fp32_c0
+    (leaky,) = [op for op in m.walk() if isinstance(op, ge.LeakyReluOp)]
+    assert leaky.output.type == before.function_type.outputs.data[1]
+    assert lanes.values > 0
+
+
+def test_options_and_assigned_module_are_refused():
+    module, _ = _conv_graph(lambda b, y, rng: y)
+    with pytest.raises(GeError, match="boundary must be keep or nc1hwc0"):
+        ToNC1HWC0Pass(boundary="nchw").apply(CTX, module.clone())
+    with pytest.raises(GeError, match="fp32-c0 must be 16 or 8"):
+        ToNC1HWC0Pass(fp32_c0=4).apply(CTX, module.clone())
+    assigned = module.clone()
+    for op in assigned.walk():
+        if op.name.startswith("ge."):
+            op.attributes[stream.ID] = stream.StreamIdAttr(0)
+    with pytest.raises(GeError, match="run it before --assign-streams"):
+        ToNC1HWC0Pass().apply(CTX, assigned)
+
+
+# --------------------------------------------------------------------------------------
+# ResNet-style ONNX blocks against onnxruntime
+# --------------------------------------------------------------------------------------
+
+
+def _wts(rng, shape):
+    return rng.normal(0.0, (1.0 / int(np.prod(shape[1:]))) ** 0.5, shape).astype(F32)
+
+
+def _bn(rng, name, c):
+    return {f"{name}_s": rng.uniform(0.5, 1.5, c).astype(F32),
+            f"{name}_b": rng.uniform(-0.5, 0.5, c).astype(F32),
+            f"{name}_m": rng.uniform(-0.5, 0.5, c).astype(F32),
+            f"{name}_v": rng.uniform(0.1, 10.0, c).astype(F32)}
+
+
+def resnet_model(c: int, stem: bool, seed: int = 0):
+    """conv-bn-relu-conv-bn-add(x)-relu, optionally after a 7x7/2 stem conv-bn-relu + maxpool."""
+    rng = np.random.default_rng(seed)
+    nodes, inits = [], {}
+    src, in_shape = "x", (1, c, 8, 8)
+    if stem:
+        in_shape = (1, 3, 16, 16)
+        inits.update(stem_w=_wts(rng, (c, 3, 7, 7)), **_bn(rng, "bn0", c))
+        nodes += [
+            helper.make_node("Conv", ["x", "stem_w"], ["s0"], name="stem", kernel_shape=[7, 7],
+                             strides=[2, 2], pads=[3, 3, 3, 3]),
+            helper.make_node("BatchNormalization", ["s0", "bn0_s", "bn0_b", "bn0_m", "bn0_v"],
+                             ["s1"], name="bn0"),
+            helper.make_node("Relu", ["s1"], ["s2"], name="relu0"),
+            helper.make_node("MaxPool", ["s2"], ["p"], name="pool", kernel_shape=[3, 3],
+                             strides=[1, 1], pads=[1, 1, 1, 1]),
+        ]
+        src = "p"
+    inits.update(w1=_wts(rng, (c, c, 3, 3)), b1=rng.uniform(-0.1, 0.1, c).astype(F32),
+                 w2=_wts(rng, (c, c, 3, 3)), **_bn(rng, "bn1", c), **_bn(rng, "bn2", c))
+    nodes += [
+        helper.make_node("Conv", [src, "w1", "b1"], ["c1"], name="conv1", kernel_shape=[3, 3],
+                         pads=[1, 1, 1, 1]),
+        helper.make_node("BatchNormalization", ["c1", "bn1_s", "bn1_b", "bn1_m", "bn1_v"],
+                         ["n1"], name="bn1"),
+        helper.make_node("Relu", ["n1"], ["r1"], name="relu1"),
+        helper.make_node("Conv", ["r1", "w2"], ["c2"], name="conv2", kernel_shape=[3, 3],
+                         pads=[1, 1, 1, 1]),
+        helper.make_node("BatchNormalization", ["c2", "bn2_s", "bn2_b", "bn2_m", "bn2_v"],
+                         ["n2"], name="bn2"),
+        helper.make_node("Add", ["n2", src], ["a"], name="add"),
+        helper.make_node("Relu", ["a"], ["y"], name="relu2"),
+    ]
+    x = rng.uniform(-1, 1, in_shape).astype(F32)
+    return onnx_ref.make_model(nodes, {"x": x}, ["y"], inits), x
+
+
+@pytest.mark.parametrize("boundary", ["keep", "nc1hwc0"])
+@pytest.mark.parametrize("c, stem", [(16, False), (20, False), (16, True), (17, True)])
+def test_resnet_block_trans_data_only_at_boundaries(c, stem, boundary):
+    model, x = resnet_model(c, stem)
+    (ref,) = onnx_ref._session(model).run(["y"], {"x": x})
+    module = import_onnx(model)
+    (y0,) = run_function(module, [x])
+    assert_close(y0, ref, F32, whole_model=True)
+
+    for p in (CanonicalizePass(), CommonSubexpressionElimination(), FusePass(),
+              ToNC1HWC0Pass(boundary=boundary)):
+        p.apply(CTX, module)
+        verify_module(module)
+    fn = find_function(module)
+    args = set(fn.body.block.args)
+    trans = [op for op in module.walk() if isinstance(op, ge.TransDataOp)]
+    for op in trans:
+        users = {use.operation for use in op.output.uses}
+        assert op.input in args or (users and all(isinstance(u, func.ReturnOp) for u in users)), (
+            f"trans_data inside the graph: {op}")
+    names = [op.name for op in ge_ops(module) if op.name != "ge.const"]
+    n_convs = 2 + stem
+    assert names.count("ge.fused_conv2d") == n_convs and "ge.batch_norm" not in names
+    assert "ge.add" not in names and "ge.relu" not in names, names  # residual + relu fused
+    assert len(trans) == (2 if boundary == "keep" else 0)
+    if stem:
+        (pool,) = [op for op in module.walk() if isinstance(op, ge.MaxPoolOp)]
+        assert is_nc1hwc0(pool.output.type)
+
+    (y,) = run_function(module, [x])
+    assert_close(y, ref, F32, whole_model=True)
+    got, lanes = run_checked(module, [x])
+    np.testing.assert_array_equal(got[0], y)
+    assert lanes.values > 0
+
+
+# --------------------------------------------------------------------------------------
+# Regressions: a called function keeps its signature; an elided weight stays a constant
+# --------------------------------------------------------------------------------------
+
+CALLED_FUNCTION = """
+func.func @main(%x: tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32> {
+  %y = func.call @f(%x) : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  func.return %y : tensor<1x4x4x4xf32>
+}
+func.func @f(%x: tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32> {
+  %w = ge.const dense<0.5> : tensor<4x4x1x1xf32>
+  %c = ge.conv2d %x, %w : tensor<1x4x4x4xf32>, tensor<4x4x1x1xf32> -> tensor<1x4x4x4xf32>
+  func.return %c : tensor<1x4x4x4xf32>
+}
+"""
+
+
+def test_boundary_nc1hwc0_keeps_calls_valid():
+    from ge_dialect.diagnostics import LocatingParser
+
+    module = LocatingParser(CTX, CALLED_FUNCTION, "call.mlir").parse_module()
+    x = np.random.default_rng(0).uniform(-1, 1, (1, 4, 4, 4)).astype(F32)
+    (ref,) = run_function(module, [x])
+    ToNC1HWC0Pass(boundary="nc1hwc0").apply(CTX, module)
+    verify_module(module, "call.mlir")
+    (got,) = run_function(module, [x])
+    np.testing.assert_array_equal(got, ref)
+
+
+ELIDED_WEIGHT = """
+func.func @main(%x: tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32> {
+  %w = ge.const #ge.elided : tensor<4x4x1x1xf32>
+  %c = ge.conv2d %x, %w : tensor<1x4x4x4xf32>, tensor<4x4x1x1xf32> -> tensor<1x4x4x4xf32>
+  func.return %c : tensor<1x4x4x4xf32>
+}
+"""
+
+
+def test_elided_weight_gets_no_trans_data():
+    from ge_dialect.diagnostics import LocatingParser
+
+    module = LocatingParser(CTX, ELIDED_WEIGHT, "elided.mlir").parse_module()
+    ToNC1HWC0Pass().apply(CTX, module)
+    verify_module(module)
+    for op in module.walk():
+        if isinstance(op, ge.TransDataOp):
+            assert not isinstance(op.input.owner, ge.ConstOp), "trans_data of a ge.const"
