@@ -10,10 +10,11 @@ Each pattern absorbs one op into a `ge.fused_conv2d`, `act(conv(x, W) + b + resi
   operands are fusable convs, the later one absorbs the add);
 - `FuseActivation`: relu, relu6, clip(0, 6), leaky_relu, sigmoid of a conv.
 
-A pattern fires only when the conv's result has no other user (nor is a function result),
-its weight and bias (and the folded parameters) are readable constants, and the matched ops
-carry the same stream label, which the fused op keeps; a `stream.wait_tensor` between them
-blocks the match.  Folding computes in float64 and rounds once to the conv's type; in fp16
+A pattern fires only when the conv's result has no other user (nor is a function result)
+and the matched ops carry the same stream label, which the fused op keeps; a
+`stream.wait_tensor` between them blocks the match.  The folding patterns (batch_norm,
+scale, shift) also need the conv's weight and bias and the folded parameters to be
+readable constants; fusing an activation or a residual does not.  Folding computes in float64 and rounds once to the conv's type; in fp16
 it is refused when a folded value is not finite or a nonzero weight rounds to zero.  New
 weights are new constants: a weight shared with another op is never changed.  The fused op
 is placed where the last matched op was and its location fuses theirs.  An assigned module
@@ -46,12 +47,19 @@ Conv = ge.Conv2DOp | ge.FusedConv2DOp
 
 @dataclass
 class _Parts:
-    """A conv that can absorb more: its operands, weights and attributes."""
+    """A conv that can absorb more; `weights()` reads its constant weight and bias."""
 
     op: Conv
-    weight: np.ndarray  # logical OIHW
-    bias: np.ndarray | None
     residual: SSAValue | None
+
+    def weights(self) -> tuple[np.ndarray, np.ndarray | None] | None:
+        """The logical OIHW weight and the bias as float64, or None unless both are readable
+        constants (folding needs them; fusing an activation or a residual does not)."""
+        weight = logical_constant(self.op.filter)
+        bias = None if self.op.bias is None else logical_constant(self.op.bias)
+        if weight is None or (self.op.bias is not None and bias is None):
+            return None
+        return weight.astype(np.float64), None if bias is None else bias.astype(np.float64)
 
 
 def _absorbable(value: SSAValue, user: Operation, allow_residual: bool = True) -> _Parts | None:
@@ -66,12 +74,8 @@ def _absorbable(value: SSAValue, user: Operation, allow_residual: bool = True) -
             return None
     if not same_label([conv, user]):
         return None
-    weight = logical_constant(conv.filter)
-    bias = None if conv.bias is None else logical_constant(conv.bias)
-    if weight is None or (conv.bias is not None and bias is None):
-        return None
     residual = conv.residual if isinstance(conv, ge.FusedConv2DOp) else None
-    return _Parts(conv, weight, bias, residual)
+    return _Parts(conv, residual)
 
 
 def _rounded(values: np.ndarray, t: TensorType, what: str, weights: bool) -> np.ndarray | None:
@@ -169,22 +173,20 @@ class FoldBatchNorm(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ge.BatchNormOp, rewriter: PatternRewriter) -> None:
         parts = _absorbable(op.input, op, allow_residual=False)
-        if parts is None:
+        weights = None if parts is None else parts.weights()
+        if parts is None or weights is None:
             return
         params = [logical_constant(v) for v in (op.scale, op.offset, op.mean, op.variance)]
         if any(p is None for p in params):
             return
         gamma, beta, mean, var = (np.asarray(p, np.float64) for p in params)  # type: ignore[arg-type]
         eps = float(np.float32(op.epsilon.value.data))
-        s = gamma / np.sqrt(var + eps)
-        bias = np.zeros_like(s) if parts.bias is None else parts.bias.astype(np.float64)
-        _rebuild(
-            parts,
-            op,
-            rewriter,
-            weight=parts.weight.astype(np.float64) * _by_channel(s),
-            bias=(bias - mean) * s + beta,
-        )
+        weight, bias = weights
+        with np.errstate(all="ignore"):  # a degenerate BN gives inf/nan: _rounded refuses it
+            s = gamma / np.sqrt(var + eps)
+            new_bias = ((np.zeros_like(s) if bias is None else bias) - mean) * s + beta
+            new_weight = weight * _by_channel(s)
+        _rebuild(parts, op, rewriter, weight=new_weight, bias=new_bias)
 
 
 class FoldScale(RewritePattern):
@@ -203,10 +205,14 @@ class FoldScale(RewritePattern):
                 continue
             s = _per_channel(logical_constant(other), op.output.type)
             parts = _absorbable(conv_value, op, allow_residual=False) if s is not None else None
-            if parts is None:
+            weights = None if parts is None else parts.weights()
+            if parts is None or weights is None:
                 continue
-            bias = None if parts.bias is None else parts.bias.astype(np.float64) * s
-            _rebuild(parts, op, rewriter, weight=parts.weight.astype(np.float64) * _by_channel(s), bias=bias)
+            weight, bias = weights
+            with np.errstate(all="ignore"):
+                new_weight = weight * _by_channel(s)
+                new_bias = None if bias is None else bias * s
+            _rebuild(parts, op, rewriter, weight=new_weight, bias=new_bias)
             return
 
 
@@ -226,10 +232,13 @@ class FoldShift(RewritePattern):
                 continue
             t = _per_channel(logical_constant(other), op.output.type)
             parts = _absorbable(conv_value, op) if t is not None else None
-            if parts is None:
+            weights = None if parts is None else parts.weights()
+            if parts is None or weights is None:
                 continue
-            bias = t if parts.bias is None else parts.bias.astype(np.float64) + t
-            _rebuild(parts, op, rewriter, bias=bias)
+            bias = weights[1]
+            with np.errstate(all="ignore"):
+                new_bias = t if bias is None else bias + t
+            _rebuild(parts, op, rewriter, bias=new_bias)
             return
 
 
