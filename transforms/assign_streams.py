@@ -7,10 +7,11 @@ Modes (`mode=labels|auto|single`, default labels, like GE's classic allocator):
 - `auto`: independent branches run on different streams, chains stay on one.  Chains come
   from a maximum matching on the transitive reduction's edges; Nimble's second matching on
   the closure of the chain graph joins chains that run one after another (a minimum chain
-  cover); the streams are then merged greedily, lightest first (work from the cost
-  module), down to `max-streams` automatic streams (stream 0 included).  A label with
-  `inner_parallel = true` is spread the same way over sub-streams of its own; with false
-  its ops share one stream.
+  cover, looking at the first `CLOSURE_FANOUT` chains each chain reaches); the streams are
+  then merged greedily, lightest first (work from the cost module), down to `max-streams`
+  automatic streams (stream 0 included).  A label with `inner_parallel = true` is spread
+  the same way over at most `max-streams` sub-streams of its own; with false its ops share
+  one stream.
 - `single`: everything on stream 0; a stream label is an error (GE's E10055).
 
 In labels and auto mode GE's "ineffective multi-stream" rule follows: an unlabelled op whose
@@ -23,8 +24,8 @@ function entry and the join into `func.return`, virtual ops at the start and end
 0) gets a `stream.record` of the producer's results right after the producer and a
 `stream.wait` right before the consumer, unless stream order and the other waits already
 imply it.  The elimination is exact (vector clocks): a kept wait is never implied by the
-others and a dropped one always is.  Constants run on the stream of their first user and
-never need an event.  Streams are numbered: 0 main, then label streams in order of first
+others and a dropped one always is.  Constants run on their label's stream, else on the
+stream of their first user, and never need an event.  Streams are numbered: 0 main, then label streams in order of first
 appearance, then automatic streams in order of their first op, then the comm stream.  Ops
 are never reordered; the result is checked deadlock-free.  `report` prints a GE-style
 allocation summary on stderr.
@@ -175,6 +176,21 @@ def _max_matching(left: int, adjacency: Sequence[Sequence[int]], right: int) -> 
                         path.pop()
 
 
+CLOSURE_FANOUT = 64
+"""The second matching looks at most at the first 64 chains (in block order) that a chain
+reaches: this bounds its work on wide graphs, where the streams are merged anyway."""
+
+
+def _first_bits(bits: int, limit: int) -> list[int]:
+    """Positions of the lowest `limit` set bits of `bits`."""
+    found: list[int] = []
+    while bits and len(found) < limit:
+        low = bits & -bits
+        found.append(low.bit_length() - 1)
+        bits ^= low
+    return found
+
+
 def _chain_cover(graph: _Graph, group: list[int], reach: list[int]) -> list[list[int]]:
     """Streams for the ops of `group`: chains on reduction edges, then chains joined by a
     matching on the closure of the chain graph (Nimble).  Each stream lists op indices."""
@@ -207,13 +223,7 @@ def _chain_cover(graph: _Graph, group: list[int], reach: list[int]) -> list[list
         head_bits |= 1 << h
     closure: list[list[int]] = []
     for chain in chains:
-        bits = reach[chain[-1]] & head_bits
-        targets = []
-        while bits:
-            low = bits & -bits
-            targets.append(heads[low.bit_length() - 1])
-            bits ^= low
-        closure.append(targets)
+        closure.append([heads[h] for h in _first_bits(reach[chain[-1]] & head_bits, CLOSURE_FANOUT)])
     after = _max_matching(len(chains), closure, len(chains))
     joined = [False] * len(chains)
     for c in after:
@@ -290,9 +300,7 @@ def _assign(graph: _Graph, mode: str, max_streams: int) -> list[tuple]:
         reach = _reach(graph)
         weight = [_weight(op) for op in graph.ops]
         for group_key, members in groups.items():
-            streams = _chain_cover(graph, members, reach)
-            if group_key == ("auto",):
-                streams = _merge_to(streams, max_streams, weight)
+            streams = _merge_to(_chain_cover(graph, members, reach), max_streams, weight)
             streams.sort(key=lambda s: s[0])
             for k, ops in enumerate(streams):
                 for u in ops:
@@ -465,8 +473,17 @@ def _rewrite(block: Block, graph: _Graph, ids: list[int], events: _Events) -> No
             op.output.replace_all_uses_with(op.input)
             Rewriter.erase_op(op)
     order = {op: i for i, op in enumerate(block.ops)}
+    label_streams: dict[str, stream.StreamIdAttr] = {}
+    for u, op in enumerate(graph.ops):
+        label = op.attributes.get(stream.LABEL)
+        if isinstance(label, stream.LabelAttr):
+            label_streams.setdefault(label.label.data, stream.StreamIdAttr(ids[u]))
     for op in block.ops:
         if isinstance(op, ge.ConstOp):
+            label = op.attributes.get(stream.LABEL)
+            if isinstance(label, stream.LabelAttr) and label.label.data in label_streams:
+                op.attributes[stream.ID] = label_streams[label.label.data]
+                continue
             users = sorted((use.operation for use in op.output.uses), key=lambda o: order.get(o, 0))
             ids_of_users = [u.attributes.get(stream.ID) for u in users]
             op.attributes[stream.ID] = next(

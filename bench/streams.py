@@ -1,0 +1,267 @@
+"""Speed of --assign-streams and the waits it keeps, against simpler synchronisation rules.
+
+For graphs of about 1k and 10k `ge` ops with parallel branches (built with GraphBuilder:
+a trunk that forks into 2..6 branches of relu / sigmoid / matmul chains with cross-branch
+reads and `wait_tensor` edges, joined by a concat + matmul, with an occasional all-reduce)
+it prints, in one process:
+
+- the time of `AssignStreamsPass` against xDSL's `CanonicalizePass` on fresh copies of the
+  same module (the copies are made before the clock starts; best of --repeat);
+- from the pass's stream assignment (the `stream.id` of each op of the result) and the
+  dependencies recovered from a copy of the input (data edges, wait_tensor edges, the fork
+  from the function entry to the first op of every side stream and the join of every side
+  stream's last op into `func.return`), the number of waits kept by:
+    * one wait per cross-stream edge;
+    * GE's pairwise rules (notes/streams.md): OptimizeBySendEvents (one sender, several
+      receivers on one stream: keep the first), then OptimizeByRecvEvents (several senders
+      on one stream, one receiver: keep the last);
+    * XLA's RemoveRedundantDependencyEdges: per (dst stream, src stream), a watermark
+      `last_dependency` of the latest source already waited for (sources in operand order);
+    * the pass itself (the `stream.wait` ops of the result).
+
+Two assignments per size: `auto` (no labels; the pass chooses up to 8 streams) and `labels`
+(branch k > 0 under the label "L{k % 4}", the trunk unlabelled).
+
+    python bench/streams.py [--sizes 1000 10000] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import random
+import sys
+import time
+from collections import Counter
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import numpy as np  # noqa: E402
+from xdsl.dialects import func  # noqa: E402
+from xdsl.dialects.builtin import ModuleOp  # noqa: E402
+from xdsl.ir import Block, Operation, SSAValue  # noqa: E402
+from xdsl.transforms.canonicalize import CanonicalizePass  # noqa: E402
+
+from ge_dialect import ge, stream  # noqa: E402
+from ge_dialect.builder import GraphBuilder, Tensor  # noqa: E402
+from ge_dialect.dialects import make_context  # noqa: E402
+from transforms.assign_streams import AssignStreamsPass  # noqa: E402
+
+D = 16
+N_LABELS = 4
+ENTRY = -1
+
+
+def generate(n_ops: int, labelled: bool, seed: int = 0) -> ModuleOp:
+    """About `n_ops` ge ops: fork / branches with cross reads and waits / join, repeated."""
+    rnd = random.Random(seed)
+    nrng = np.random.default_rng(seed)
+    b = GraphBuilder("main")
+    x = b.input("x", [D, D])
+    y = b.input("y", [D, D])
+    w = b.const((nrng.standard_normal((D, D)) / D).astype(np.float32))
+    trunk = b.add(x, y)
+    count = 1
+    while count < n_ops:
+        width = rnd.randint(2, 6)
+        heads: list[Tensor] = [trunk] * width
+        for _ in range(rnd.randint(3, 12)):
+            for k in range(width):
+                scope = (b.stream_switch(f"L{k % N_LABELS}", k % N_LABELS)
+                         if labelled and k > 0 else contextlib.nullcontext())
+                with scope:
+                    r = rnd.random()
+                    other = heads[rnd.randrange(width)]
+                    if r < 0.08 and other is not heads[k]:
+                        heads[k] = b.add(heads[k], other)  # a cross-branch read
+                    elif r < 0.12 and other is not heads[k]:
+                        heads[k] = Tensor(b, heads[k].value)  # a fresh handle to rebind
+                        b.wait_tensor(heads[k], other)
+                        heads[k] = b.relu(heads[k])
+                    elif r < 0.45:
+                        heads[k] = b.matmul(heads[k], w)
+                    elif r < 0.75:
+                        heads[k] = b.relu(heads[k])
+                    else:
+                        heads[k] = b.sigmoid(heads[k])
+                    count += 1
+        cat = b.concat(heads, axis=1)
+        wide = b.const((nrng.standard_normal((D * width, D)) / (D * width)).astype(np.float32))
+        trunk = b.matmul(cat, wide)
+        count += 2
+        if rnd.random() < 0.2:
+            trunk = b.hcom_all_reduce(trunk)
+            count += 1
+    return b.build([trunk])
+
+
+# ------------------------------------------------------------------------------------------
+# Dependencies and the baselines
+# ------------------------------------------------------------------------------------------
+
+
+def function_block(module: ModuleOp) -> Block:
+    (fn,) = [op for op in module.ops if isinstance(op, func.FuncOp)]
+    return fn.body.block
+
+
+def dependencies(module: ModuleOp) -> tuple[list[str], list[list[int]], bool]:
+    """From the input: the compute ops (no const, no wait_tensor) in block order, the
+    return last, and for each the producers it waits for (ENTRY for arguments), through
+    wait_tensor chains, in operand order."""
+    block = function_block(module)
+    index: dict[Operation, int] = {}
+    sources: dict[SSAValue, list[int]] = {}
+
+    def sources_of(value: SSAValue) -> list[int]:
+        if value not in sources:
+            owner = value.owner
+            if isinstance(owner, Block):
+                found = [ENTRY]
+            elif isinstance(owner, ge.ConstOp):
+                found = []
+            elif isinstance(owner, stream.WaitTensorOp):
+                found = list(dict.fromkeys(sources_of(owner.input) + sources_of(owner.dependency)))
+            else:
+                found = [index[owner]]
+            sources[value] = found
+        return sources[value]
+
+    names, preds = [], []
+    for op in block.ops:
+        if isinstance(op, ge.ConstOp | stream.WaitTensorOp):
+            continue
+        index[op] = len(names)
+        names.append(op.name)
+        preds.append(list(dict.fromkeys(s for v in op.operands for s in sources_of(v))))
+    return names, preds, bool(block.args)
+
+
+def assignment(module: ModuleOp) -> tuple[list[str], list[int], int]:
+    """From the result: names and stream ids of the compute ops in block order (the return
+    on stream 0), and the number of kept waits."""
+    names, ids, waits = [], [], 0
+    for op in function_block(module).ops:
+        if isinstance(op, stream.WaitOp):
+            waits += 1
+        if isinstance(op, ge.ConstOp | stream.RecordOp | stream.WaitOp):
+            continue
+        names.append(op.name)
+        ids.append(0 if isinstance(op, func.ReturnOp) else stream.stream_of(op))
+    return names, ids, waits
+
+
+def cross_edges(preds: list[list[int]], ids: list[int], has_args: bool) -> list[tuple[int, int]]:
+    """Cross-stream edges (u, v) by consumer in order, producers in operand order; the fork
+    (entry -> first op of a side stream) and the join (last op of a side stream -> return)
+    come after the data edges of their consumer."""
+    exit_node = len(ids) - 1
+    first: dict[int, int] = {}
+    last: dict[int, int] = {}
+    for v, s in enumerate(ids[:-1]):
+        first.setdefault(s, v)
+        last[s] = v
+    stream_of = lambda u: 0 if u == ENTRY else ids[u]  # noqa: E731
+    edges = []
+    for v, ps in enumerate(preds):
+        extra = []
+        if has_args and ids[v] != 0 and first.get(ids[v]) == v:
+            extra = [ENTRY]
+        if v == exit_node:
+            extra = [last[s] for s in sorted(last) if s != 0]
+        for u in dict.fromkeys(ps + extra):
+            if stream_of(u) != ids[v]:
+                edges.append((u, v))
+    return edges
+
+
+def ge_rules(edges: list[tuple[int, int]], ids: list[int]) -> int:
+    """GE's OptimizeBySendEvents then OptimizeByRecvEvents."""
+    stream_of = lambda u: 0 if u == ENTRY else ids[u]  # noqa: E731
+    # by send: per receiving stream, a sender that already sent to an earlier node of that
+    # stream drops its later events (edges are sorted by receiver, i.e. in stream order)
+    sent: set[tuple[int, int]] = set()
+    kept = []
+    for u, v in sorted(edges, key=lambda e: e[1]):
+        if (u, ids[v]) in sent:
+            continue
+        sent.add((u, ids[v]))
+        kept.append((u, v))
+    # by recv: per sending stream, a receiver keeps only the latest sender of that stream
+    latest: dict[tuple[int, int], int] = {}
+    for u, v in kept:
+        key = (v, stream_of(u))
+        latest[key] = max(latest.get(key, ENTRY - 1), u)
+    return len(latest)
+
+
+def xla_rule(edges: list[tuple[int, int]], ids: list[int]) -> int:
+    """XLA's last_dependency[dst stream][src stream] watermark, consumers in total order."""
+    stream_of = lambda u: 0 if u == ENTRY else ids[u]  # noqa: E731
+    last_dependency: dict[tuple[int, int], int] = {}
+    kept = 0
+    for u, v in edges:  # already by consumer, sources in operand order
+        key = (ids[v], stream_of(u))
+        if u <= last_dependency.get(key, ENTRY - 1):
+            continue
+        last_dependency[key] = u
+        kept += 1
+    return kept
+
+
+# ------------------------------------------------------------------------------------------
+# Running
+# ------------------------------------------------------------------------------------------
+
+
+def best(fn, copies: list[ModuleOp]) -> float:
+    times = []
+    for module in copies:
+        start = time.perf_counter()
+        fn(module)
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def run(n_ops: int, mode: str, repeat: int) -> None:
+    module = generate(n_ops, labelled=(mode == "labels"))
+    n = sum(1 for op in module.walk() if op.name.startswith("ge.") and op.name != "ge.const")
+    ctx = make_context()
+    assign = AssignStreamsPass(mode=mode)
+    t_assign = best(lambda m: assign.apply(ctx, m), [module.clone() for _ in range(repeat)])
+    t_canon = best(lambda m: CanonicalizePass().apply(ctx, m), [module.clone() for _ in range(repeat)])
+
+    names_in, preds, has_args = dependencies(module.clone())
+    result = module.clone()
+    assign.apply(ctx, result)
+    names_out, ids, kept = assignment(result)
+    assert names_in == names_out, "the pass reordered or replaced ops"
+    edges = cross_edges(preds, ids, has_args)
+    streams = Counter(ids[:-1])
+    n_deps = sum(len(p) for p in preds)
+
+    print(f"{n} ge ops, mode {mode}: {len(streams)} streams "
+          f"(ops per stream {', '.join(str(streams[s]) for s in sorted(streams))})")
+    print(f"  time     assign-streams {t_assign:7.3f} s ({n / t_assign:,.0f} ops/s)   "
+          f"canonicalize {t_canon:7.3f} s   ratio {t_assign / t_canon:.2f}x")
+    print(f"  waits    {n_deps} dependencies, {len(edges)} cross-stream (fork and join included)")
+    print(f"           one per cross-stream edge {len(edges):6d}")
+    print(f"           GE send/recv rules        {ge_rules(edges, ids):6d}")
+    print(f"           XLA last_dependency       {xla_rule(edges, ids):6d}")
+    print(f"           assign-streams (exact)    {kept:6d}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
+    parser.add_argument("--modes", nargs="+", default=["auto", "labels"])
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    for size in args.sizes:
+        for mode in args.modes:
+            run(size, mode, args.repeat)
+
+
+if __name__ == "__main__":
+    main()
