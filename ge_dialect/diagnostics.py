@@ -36,6 +36,10 @@ class GeError(Exception):
     """A user's mistake; `str(e)` is one finished diagnostic line (or a few, for notes)."""
 
 
+class OptionError(GeError):
+    """A bad pass option value (ge-opt exits 2, as for a bad flag)."""
+
+
 MAX_DIMENSION = 2**63 - 1
 
 

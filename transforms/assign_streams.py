@@ -46,7 +46,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from ge_dialect import ge, stream
 from ge_dialect.cost import op_cost
-from ge_dialect.diagnostics import GeError, op_error
+from ge_dialect.diagnostics import GeError, OptionError, op_error
 
 ENTRY = -1
 """The virtual op at the start of stream 0 that produces the function arguments."""
@@ -552,9 +552,9 @@ class AssignStreamsPass(ModulePass):
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         if self.mode not in ("labels", "auto", "single"):
-            raise GeError(f"error: assign-streams: mode must be labels, auto or single, got '{self.mode}'")
+            raise OptionError(f"assign-streams: mode must be labels, auto or single, got '{self.mode}'")
         if self.max_streams < 1:
-            raise GeError(f"error: assign-streams: max-streams must be at least 1, got {self.max_streams}")
+            raise OptionError(f"assign-streams: max-streams must be at least 1, got {self.max_streams}")
         for fn in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
             if not fn.body.blocks:
                 continue

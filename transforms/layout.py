@@ -12,11 +12,14 @@ Which ops run in NC1HWC0:
   A channel concat qualifies when all its inputs but the last are C0-aligned (a concat on
   N, H or W always does). A standalone op at a graph edge keeps its layout.
 
-Then every operand gets the layout its op needs: constants are converted at compile time
+Then every operand gets the layout its op needs (a lower-rank per-channel constant of an
+elementwise op becomes a `[1, C, 1, 1]` one): constants are converted at compile time
 (physical storage, zero padding; no trans_data ever runs on a constant), other values get
 one `ge.trans_data` right after their definition, shared by all users that need it.
 Function arguments and results keep their declared layout (`boundary=keep`), or take
-NC1HWC0 (`boundary=nc1hwc0`; a function called inside the module keeps its signature).  Finally inverse trans_data pairs cancel (canonicalize).
+NC1HWC0 (`boundary=nc1hwc0`; a function called inside the module keeps its signature).
+Finally inverse trans_data pairs cancel, sibling conversions merge, and the constants and
+conversions left unused are erased.
 
 Options: `boundary=keep|nc1hwc0`, `fp32-c0=16|8` (with 8 every fp32 NC1HWC0/FRACTAL_Z value
 the pass creates has C0 = 8).  An assigned module is refused.
@@ -40,10 +43,9 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.transforms.dead_code_elimination import region_dce
 
 from ge_dialect import ge
-from ge_dialect.diagnostics import GeError
+from ge_dialect.diagnostics import OptionError
 from ge_dialect.weights import const_logical
 from transforms.common import constant_of, refuse_assigned
 
@@ -71,6 +73,37 @@ class CancelInverseTransData(RewritePattern):
         first = op.input.owner
         if isinstance(first, ge.TransDataOp) and first.input.type == op.output.type:
             rewriter.replace(op, [], [first.input])
+
+
+class MergeSiblingTransData(RewritePattern):
+    """Two conversions of one value to the same type become one (the earlier stays).
+
+        %a = ge.trans_data %x : T -> U
+        %b = ge.trans_data %x : T -> U
+      ->
+        uses of %b use %a
+    """
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ge.TransDataOp, rewriter: PatternRewriter) -> None:
+        for use in op.input.uses:
+            other = use.operation
+            if (
+                other is not op
+                and isinstance(other, ge.TransDataOp)
+                and other.output.type == op.output.type
+                and other.attributes == op.attributes
+                and other.is_before_in_block(op)
+            ):
+                rewriter.replace(op, [], [other.output])
+                return
+
+
+def _erase_dead_conversions(block: Block) -> None:
+    """Erases the constants and trans_data the rewrite left unused (nothing else)."""
+    for op in reversed(list(block.ops)):
+        if isinstance(op, ge.ConstOp | ge.TransDataOp) and not any(r.uses for r in op.results):
+            Rewriter.erase_op(op)
 
 
 @dataclass
@@ -106,6 +139,8 @@ def _broadcast_ok(op: Operation) -> bool:
         assert isinstance(t, TensorType)
         if t.get_num_dims() == 4 and t.get_shape()[1] == channels:
             continue
+        if _channel_constant(op, operand):
+            continue
         if not isinstance(op, ge.MulOp):
             return False
     return True
@@ -130,13 +165,30 @@ def _can_propagate(op: Operation, layout: _Layout) -> bool:
     return False
 
 
-def _layout_operands(op: Operation) -> Sequence[SSAValue]:
-    """The operands of an NC1HWC0 op that take NC1HWC0 (weights and BN params do not)."""
+def _layout_indices(op: Operation) -> list[int]:
+    """The operand slots of an NC1HWC0 op that take NC1HWC0 (weights and BN params do not;
+    a per-channel constant of lower rank does, reshaped to [1, C, 1, 1])."""
     if isinstance(op, _SOURCES):
-        return [op.input] + ([op.residual] if isinstance(op, ge.FusedConv2DOp) and op.residual else [])
+        residual = isinstance(op, ge.FusedConv2DOp) and op.residual is not None
+        return [0] + ([len(op.operands) - 1] if residual else [])
     if isinstance(op, ge.BatchNormOp):
-        return [op.input]
-    return [v for v in op.operands if _is_rank4(v)]
+        return [0]
+    return [i for i, v in enumerate(op.operands) if _is_rank4(v) or _channel_constant(op, v)]
+
+
+def _layout_operands(op: Operation) -> list[SSAValue]:
+    return [op.operands[i] for i in _layout_indices(op)]
+
+
+def _channel_constant(op: Operation, value: SSAValue) -> bool:
+    """A lower-rank constant operand of an elementwise op that varies along C only."""
+    t = value.type
+    out = op.results[0].type if op.results else None
+    if not isinstance(op, _BINARY) or constant_of(value) is None or not isinstance(out, TensorType):
+        return False
+    assert isinstance(t, TensorType)
+    shape = (1,) * (4 - t.get_num_dims()) + tuple(t.get_shape())
+    return out.get_num_dims() == 4 and shape == (1, out.get_shape()[1], 1, 1) and out.get_shape()[1] > 1
 
 
 def _decide(block: Block, fp32_c0: int) -> _Layout:
@@ -157,7 +209,7 @@ def _decide(block: Block, fp32_c0: int) -> _Layout:
                 continue
             uses = [use for result in op.results for use in result.uses]
             if uses and all(
-                use.operation in layout.nc1hwc0 and use.operation.operands[use.index] in _layout_operands(use.operation)
+                use.operation in layout.nc1hwc0 and use.index in _layout_indices(use.operation)
                 for use in uses
             ):
                 layout.nc1hwc0.add(op)
@@ -191,7 +243,7 @@ class _Rewrite:
             point = InsertPoint.after(owner)
         elif const is not None:
             assert isinstance(want, TensorType)
-            new = ge.ConstOp.from_numpy(const_logical(const), want)
+            new = ge.ConstOp.from_numpy(const_logical(const).reshape(want.get_shape()), want)
             new.attributes.update(const.attributes)
             point = InsertPoint.after(const)
         else:
@@ -233,10 +285,12 @@ class _Rewrite:
 
     def rewrite_nc1hwc0(self, op: Operation) -> None:
         layout = self.layout
-        wants = {id(v): layout.nc1hwc0_type(v.type) for v in _layout_operands(op)}
-        for i, operand in enumerate(op.operands):
-            if id(operand) in wants:
-                self.set_operand(op, i, wants[id(operand)])
+        for i in _layout_indices(op):
+            t = op.operands[i].type
+            assert isinstance(t, TensorType)
+            if t.get_num_dims() < 4:  # a per-channel constant: [C, 1, 1] -> [1, C, 1, 1]
+                t = TensorType(t.element_type, [1, op.results[0].type.get_shape()[1], 1, 1])
+            self.set_operand(op, i, layout.nc1hwc0_type(t))
         if isinstance(op, _SOURCES):
             self.set_operand(op, 1, layout.fractal_z_type(op.filter.type, op.groups.value.data))
         for result in op.results:
@@ -247,7 +301,8 @@ class _Rewrite:
         for arg in list(self.block.args):
             users = [use.operation for use in arg.uses]
             if _is_rank4(arg) and users and all(
-                user in self.layout.nc1hwc0 and arg in _layout_operands(user) for user in users
+                use.operation in self.layout.nc1hwc0 and use.index in _layout_indices(use.operation)
+                for use in arg.uses
             ):
                 self.retype_result(arg, self.layout.nc1hwc0_type(arg.type))
 
@@ -270,9 +325,9 @@ class ToNC1HWC0Pass(ModulePass):
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         if self.boundary not in ("keep", "nc1hwc0"):
-            raise GeError(f"error: to-nc1hwc0: boundary must be keep or nc1hwc0, got '{self.boundary}'")
+            raise OptionError(f"to-nc1hwc0: boundary must be keep or nc1hwc0, got '{self.boundary}'")
         if self.fp32_c0 not in (16, 8):
-            raise GeError(f"error: to-nc1hwc0: fp32-c0 must be 16 or 8, got {self.fp32_c0}")
+            raise OptionError(f"to-nc1hwc0: fp32-c0 must be 16 or 8, got {self.fp32_c0}")
         refuse_assigned(op, self.name)
         called = {c.callee.string_value() for c in op.walk() if isinstance(c, func.CallOp)}
         for fn in op.walk():
@@ -281,5 +336,10 @@ class ToNC1HWC0Pass(ModulePass):
                 # A called function keeps its signature, so that its call sites stay valid.
                 boundary = "keep" if fn.sym_name.data in called else self.boundary
                 _Rewrite(fn, layout, boundary).run()
-        PatternRewriteWalker(GreedyRewritePatternApplier([CancelInverseTransData()])).rewrite_module(op)
-        region_dce(op.body)
+        patterns = [CancelInverseTransData(), MergeSiblingTransData()]
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(patterns, dce_enabled=False)
+        ).rewrite_module(op)
+        for fn in op.walk():
+            if isinstance(fn, func.FuncOp) and fn.body.blocks:
+                _erase_dead_conversions(fn.body.block)

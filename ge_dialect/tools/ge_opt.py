@@ -25,7 +25,7 @@ from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseE
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from ge_dialect import __version__
-from ge_dialect.diagnostics import GeError, LocatingParser, format_parse_error
+from ge_dialect.diagnostics import GeError, LocatingParser, OptionError, format_parse_error
 from ge_dialect.dialects import get_all_dialects
 
 EXIT_ERROR = 1
@@ -350,6 +350,9 @@ def main(args: Sequence[str] | None = None) -> int:
     """Console entry point: runs ge-opt and maps user errors to one line and an exit code."""
     try:
         GeOptMain(args).run()
+    except OptionError as e:
+        print(f"ge-opt: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
     except GeError as e:
         print(str(e), file=sys.stderr)
         return EXIT_ERROR

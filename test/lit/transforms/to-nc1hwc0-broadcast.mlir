@@ -1,0 +1,481 @@
+// --to-nc1hwc0 on elementwise ops that broadcast, and on concat.
+//
+// An elementwise op joins an NC1HWC0 neighbour when each operand has the result's logical
+// shape or broadcasts only over N, H and W (e.g. [N, C, 1, 1]); such a constant operand is
+// converted at compile time.  A broadcast over C (which includes every operand of rank 0, 1
+// or 2) is layout-safe only for mul; any other op stays NCHW and gets a conversion.  A channel concat stays in NC1HWC0 only if all its inputs but the
+// last are C0-aligned; a concat on N, H or W always may.
+// RUN: ge-opt %s --split-input-file --to-nc1hwc0 --elide-constants-if-larger=32 | filecheck %s
+// RUN: ge-opt %s --split-input-file --to-nc1hwc0 --print-op-generic | %mlir-opt --split-input-file -o /dev/null
+
+// ---- Broadcast over N, H, W -------------------------------------------------------------------
+//
+// A [1, 3, 1, 1] constant added to a conv result is converted at compile time: physical
+// [1, 1, 1, 1, 16] holding 1, 2, 3 and 13 zero padding lanes.
+// CHECK-LABEL: func.func @bcast_hw_constant(
+// CHECK-SAME:  %[[X:.*]]: tensor<1x3x4x4xf16>) -> tensor<1x3x4x4xf16> {
+// CHECK-NEXT:    %[[V0:.*]] = ge.trans_data %[[X]] : tensor<1x3x4x4xf16> -> tensor<1x3x4x4xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V1:.*]] = ge.const #ge.elided : tensor<3x3x3x3xf16, #ge.format<FRACTAL_Z>>
+// CHECK-NEXT:    %[[V2:.*]] = ge.const dense<{{\[\[\[\[\[}}1.000000e+00, 2.000000e+00, 3.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00]]]]]> : tensor<1x1x1x1x16xf16> -> tensor<1x3x1x1xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[Y:.*]] = ge.conv2d %[[V0]], %[[V1]] pads [1, 1, 1, 1] : tensor<1x3x4x4xf16, #ge.format<NC1HWC0>>, tensor<3x3x3x3xf16, #ge.format<FRACTAL_Z>> -> tensor<1x3x4x4xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[Z:.*]] = ge.add %[[Y]], %[[V2]] : (tensor<1x3x4x4xf16, #ge.format<NC1HWC0>>, tensor<1x3x1x1xf16, #ge.format<NC1HWC0>>) -> tensor<1x3x4x4xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V3:.*]] = ge.trans_data %[[Z]] : tensor<1x3x4x4xf16, #ge.format<NC1HWC0>> -> tensor<1x3x4x4xf16>
+// CHECK-NEXT:    func.return %[[V3]] : tensor<1x3x4x4xf16>
+// CHECK-NEXT:  }
+func.func @bcast_hw_constant(%x: tensor<1x3x4x4xf16>) -> tensor<1x3x4x4xf16> {
+  %w = ge.const dense<1.0> : tensor<3x3x3x3xf16>
+  %c = ge.const dense<[[[[1.0]], [[2.0]], [[3.0]]]]> : tensor<1x3x1x1xf16>
+  %y = ge.conv2d %x, %w pads [1, 1, 1, 1] : tensor<1x3x4x4xf16>, tensor<3x3x3x3xf16> -> tensor<1x3x4x4xf16>
+  %z = ge.add %y, %c : (tensor<1x3x4x4xf16>, tensor<1x3x1x1xf16>) -> tensor<1x3x4x4xf16>
+  func.return %z : tensor<1x3x4x4xf16>
+}
+
+// -----
+
+// With 17 channels the constant spans C1 = 2 blocks: channels 0..15 fill the first, channel 16
+// opens the second, whose other 15 lanes are zero.
+// CHECK-LABEL: func.func @bcast_hw_constant_two_blocks(
+// CHECK-SAME:  %[[X:.*]]: tensor<1x17x2x2xf16>) -> tensor<1x17x2x2xf16> {
+// CHECK-NEXT:    %[[V0:.*]] = ge.trans_data %[[X]] : tensor<1x17x2x2xf16> -> tensor<1x17x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V1:.*]] = ge.const #ge.elided : tensor<17x17x3x3xf16, #ge.format<FRACTAL_Z>>
+// CHECK-NEXT:    %[[V2:.*]] = ge.const dense<{{\[\[\[\[\[}}1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 5.000000e+00, 6.000000e+00, 7.000000e+00, 8.000000e+00, 9.000000e+00, 1.000000e+01, 1.100000e+01, 1.200000e+01, 1.300000e+01, 1.400000e+01, 1.500000e+01, 1.600000e+01]]], {{\[\[\[}}1.700000e+01, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00]]]]]> : tensor<1x2x1x1x16xf16> -> tensor<1x17x1x1xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[Y:.*]] = ge.conv2d %[[V0]], %[[V1]] pads [1, 1, 1, 1] : tensor<1x17x2x2xf16, #ge.format<NC1HWC0>>, tensor<17x17x3x3xf16, #ge.format<FRACTAL_Z>> -> tensor<1x17x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[Z:.*]] = ge.sub %[[Y]], %[[V2]] : (tensor<1x17x2x2xf16, #ge.format<NC1HWC0>>, tensor<1x17x1x1xf16, #ge.format<NC1HWC0>>) -> tensor<1x17x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V3:.*]] = ge.trans_data %[[Z]] : tensor<1x17x2x2xf16, #ge.format<NC1HWC0>> -> tensor<1x17x2x2xf16>
+// CHECK-NEXT:    func.return %[[V3]] : tensor<1x17x2x2xf16>
+// CHECK-NEXT:  }
+func.func @bcast_hw_constant_two_blocks(%x: tensor<1x17x2x2xf16>) -> tensor<1x17x2x2xf16> {
+  %w = ge.const dense<1.0> : tensor<17x17x3x3xf16>
+  %c = ge.const dense<[[[[1.0]], [[2.0]], [[3.0]], [[4.0]], [[5.0]], [[6.0]], [[7.0]], [[8.0]], [[9.0]], [[10.0]], [[11.0]], [[12.0]], [[13.0]], [[14.0]], [[15.0]], [[16.0]], [[17.0]]]]> : tensor<1x17x1x1xf16>
+  %y = ge.conv2d %x, %w pads [1, 1, 1, 1] : tensor<1x17x2x2xf16>, tensor<17x17x3x3xf16> -> tensor<1x17x2x2xf16>
+  %z = ge.sub %y, %c : (tensor<1x17x2x2xf16>, tensor<1x17x1x1xf16>) -> tensor<1x17x2x2xf16>
+  func.return %z : tensor<1x17x2x2xf16>
+}
+
+// -----
+
+// A graph input broadcast over N ([1, C, H, W] against [2, C, H, W]) gets a trans_data; the sub
+// stays in NC1HWC0.
+// CHECK-LABEL: func.func @bcast_n_argument(
+// CHECK-SAME:  %[[X:.*]]: tensor<2x16x4x4xf16>, %[[B:.*]]: tensor<1x16x4x4xf16>) -> tensor<2x16x4x4xf16> {
+// CHECK-NEXT:    %[[V0:.*]] = ge.trans_data %[[B]] : tensor<1x16x4x4xf16> -> tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V1:.*]] = ge.trans_data %[[X]] : tensor<2x16x4x4xf16> -> tensor<2x16x4x4xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V2:.*]] = ge.const #ge.elided : tensor<16x16x3x3xf16, #ge.format<FRACTAL_Z>>
+// CHECK-NEXT:    %[[Y:.*]] = ge.conv2d %[[V1]], %[[V2]] pads [1, 1, 1, 1] : tensor<2x16x4x4xf16, #ge.format<NC1HWC0>>, tensor<16x16x3x3xf16, #ge.format<FRACTAL_Z>> -> tensor<2x16x4x4xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[Z:.*]] = ge.sub %[[V0]], %[[Y]] : (tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>, tensor<2x16x4x4xf16, #ge.format<NC1HWC0>>) -> tensor<2x16x4x4xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V3:.*]] = ge.trans_data %[[Z]] : tensor<2x16x4x4xf16, #ge.format<NC1HWC0>> -> tensor<2x16x4x4xf16>
+// CHECK-NEXT:    func.return %[[V3]] : tensor<2x16x4x4xf16>
+// CHECK-NEXT:  }
+func.func @bcast_n_argument(%x: tensor<2x16x4x4xf16>, %b: tensor<1x16x4x4xf16>) -> tensor<2x16x4x4xf16> {
+  %w = ge.const dense<1.0> : tensor<16x16x3x3xf16>
+  %y = ge.conv2d %x, %w pads [1, 1, 1, 1] : tensor<2x16x4x4xf16>, tensor<16x16x3x3xf16> -> tensor<2x16x4x4xf16>
+  %z = ge.sub %b, %y : (tensor<1x16x4x4xf16>, tensor<2x16x4x4xf16>) -> tensor<2x16x4x4xf16>
+  func.return %z : tensor<2x16x4x4xf16>
+}
+
+// -----
+
+// A squeeze-and-excitation block: global pool, conv, sigmoid and the [1, C, 1, 1] x [1, C, H, W]
+// mul all stay in NC1HWC0; a single trans_data in and out.
+// CHECK-LABEL: func.func @bcast_squeeze_excite(
+// CHECK-SAME:  %[[X:.*]]: tensor<1x16x4x4xf16>) -> tensor<1x16x4x4xf16> {
+// CHECK-NEXT:    %[[V0:.*]] = ge.trans_data %[[X]] : tensor<1x16x4x4xf16> -> tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V1:.*]] = ge.const #ge.elided : tensor<16x16x3x3xf16, #ge.format<FRACTAL_Z>>
+// CHECK-NEXT:    %[[Y:.*]] = ge.conv2d %[[V0]], %[[V1]] pads [1, 1, 1, 1] : tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>, tensor<16x16x3x3xf16, #ge.format<FRACTAL_Z>> -> tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[G:.*]] = ge.global_avg_pool %[[Y]] : tensor<1x16x4x4xf16, #ge.format<NC1HWC0>> -> tensor<1x16x1x1xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V2:.*]] = ge.const #ge.elided : tensor<16x16x1x1xf16, #ge.format<FRACTAL_Z>>
+// CHECK-NEXT:    %[[S:.*]] = ge.conv2d %[[G]], %[[V2]] : tensor<1x16x1x1xf16, #ge.format<NC1HWC0>>, tensor<16x16x1x1xf16, #ge.format<FRACTAL_Z>> -> tensor<1x16x1x1xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[A:.*]] = ge.sigmoid %[[S]] : tensor<1x16x1x1xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[Z:.*]] = ge.mul %[[Y]], %[[A]] : (tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>, tensor<1x16x1x1xf16, #ge.format<NC1HWC0>>) -> tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V3:.*]] = ge.trans_data %[[Z]] : tensor<1x16x4x4xf16, #ge.format<NC1HWC0>> -> tensor<1x16x4x4xf16>
+// CHECK-NEXT:    func.return %[[V3]] : tensor<1x16x4x4xf16>
+// CHECK-NEXT:  }
+func.func @bcast_squeeze_excite(%x: tensor<1x16x4x4xf16>) -> tensor<1x16x4x4xf16> {
+  %w = ge.const dense<1.0> : tensor<16x16x3x3xf16>
+  %y = ge.conv2d %x, %w pads [1, 1, 1, 1] : tensor<1x16x4x4xf16>, tensor<16x16x3x3xf16> -> tensor<1x16x4x4xf16>
+  %g = ge.global_avg_pool %y : tensor<1x16x4x4xf16> -> tensor<1x16x1x1xf16>
+  %ws = ge.const dense<1.0> : tensor<16x16x1x1xf16>
+  %s = ge.conv2d %g, %ws : tensor<1x16x1x1xf16>, tensor<16x16x1x1xf16> -> tensor<1x16x1x1xf16>
+  %a = ge.sigmoid %s : tensor<1x16x1x1xf16>
+  %z = ge.mul %y, %a : (tensor<1x16x4x4xf16>, tensor<1x16x1x1xf16>) -> tensor<1x16x4x4xf16>
+  func.return %z : tensor<1x16x4x4xf16>
+}
+
+// -----
+
+// ---- Broadcast over C -------------------------------------------------------------------------
+//
+// add with a [1, 1, H, W] operand is not layout-safe: the add runs in NCHW after a conversion.
+// CHECK-LABEL: func.func @bcast_c_add(
+// CHECK-SAME:  %[[X:.*]]: tensor<1x16x4x4xf16>, %[[B:.*]]: tensor<1x1x4x4xf16>) -> tensor<1x16x4x4xf16> {
+// CHECK-NEXT:    %[[V0:.*]] = ge.trans_data %[[X]] : tensor<1x16x4x4xf16> -> tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V1:.*]] = ge.const #ge.elided : tensor<16x16x3x3xf16, #ge.format<FRACTAL_Z>>
+// CHECK-NEXT:    %[[Y:.*]] = ge.conv2d %[[V0]], %[[V1]] pads [1, 1, 1, 1] : tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>, tensor<16x16x3x3xf16, #ge.format<FRACTAL_Z>> -> tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V2:.*]] = ge.trans_data %[[Y]] : tensor<1x16x4x4xf16, #ge.format<NC1HWC0>> -> tensor<1x16x4x4xf16>
+// CHECK-NEXT:    %[[Z:.*]] = ge.add %[[V2]], %[[B]] : (tensor<1x16x4x4xf16>, tensor<1x1x4x4xf16>) -> tensor<1x16x4x4xf16>
+// CHECK-NEXT:    func.return %[[Z]] : tensor<1x16x4x4xf16>
+// CHECK-NEXT:  }
+func.func @bcast_c_add(%x: tensor<1x16x4x4xf16>, %b: tensor<1x1x4x4xf16>) -> tensor<1x16x4x4xf16> {
+  %w = ge.const dense<1.0> : tensor<16x16x3x3xf16>
+  %y = ge.conv2d %x, %w pads [1, 1, 1, 1] : tensor<1x16x4x4xf16>, tensor<16x16x3x3xf16> -> tensor<1x16x4x4xf16>
+  %z = ge.add %y, %b : (tensor<1x16x4x4xf16>, tensor<1x1x4x4xf16>) -> tensor<1x16x4x4xf16>
+  func.return %z : tensor<1x16x4x4xf16>
+}
+
+// -----
+
+// mul with the same operand stays in NC1HWC0; the [1, 1, H, W] graph input gets a trans_data.
+// CHECK-LABEL: func.func @bcast_c_mul(
+// CHECK-SAME:  %[[X:.*]]: tensor<1x16x4x4xf16>, %[[B:.*]]: tensor<1x1x4x4xf16>) -> tensor<1x16x4x4xf16> {
+// CHECK-NEXT:    %[[V0:.*]] = ge.trans_data %[[B]] : tensor<1x1x4x4xf16> -> tensor<1x1x4x4xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V1:.*]] = ge.trans_data %[[X]] : tensor<1x16x4x4xf16> -> tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V2:.*]] = ge.const #ge.elided : tensor<16x16x3x3xf16, #ge.format<FRACTAL_Z>>
+// CHECK-NEXT:    %[[Y:.*]] = ge.conv2d %[[V1]], %[[V2]] pads [1, 1, 1, 1] : tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>, tensor<16x16x3x3xf16, #ge.format<FRACTAL_Z>> -> tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[Z:.*]] = ge.mul %[[Y]], %[[V0]] : (tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>, tensor<1x1x4x4xf16, #ge.format<NC1HWC0>>) -> tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V3:.*]] = ge.trans_data %[[Z]] : tensor<1x16x4x4xf16, #ge.format<NC1HWC0>> -> tensor<1x16x4x4xf16>
+// CHECK-NEXT:    func.return %[[V3]] : tensor<1x16x4x4xf16>
+// CHECK-NEXT:  }
+func.func @bcast_c_mul(%x: tensor<1x16x4x4xf16>, %b: tensor<1x1x4x4xf16>) -> tensor<1x16x4x4xf16> {
+  %w = ge.const dense<1.0> : tensor<16x16x3x3xf16>
+  %y = ge.conv2d %x, %w pads [1, 1, 1, 1] : tensor<1x16x4x4xf16>, tensor<16x16x3x3xf16> -> tensor<1x16x4x4xf16>
+  %z = ge.mul %y, %b : (tensor<1x16x4x4xf16>, tensor<1x1x4x4xf16>) -> tensor<1x16x4x4xf16>
+  func.return %z : tensor<1x16x4x4xf16>
+}
+
+// -----
+
+// A [1, 1, 2, 2] constant of a mul is converted at compile time: physical [1, 1, 2, 2, 16],
+// each of the four values in lane 0 of its (h, w) position, lanes 1..15 zero.
+// CHECK-LABEL: func.func @bcast_c_mul_constant(
+// CHECK-SAME:  %[[X:.*]]: tensor<1x3x2x2xf16>) -> tensor<1x3x2x2xf16> {
+// CHECK-NEXT:    %[[V0:.*]] = ge.trans_data %[[X]] : tensor<1x3x2x2xf16> -> tensor<1x3x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V1:.*]] = ge.const #ge.elided : tensor<3x3x3x3xf16, #ge.format<FRACTAL_Z>>
+// CHECK-NEXT:    %[[V2:.*]] = ge.const dense<{{\[\[\[\[\[}}1.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [2.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00]], {{\[\[}}3.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [4.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00]]]]]> : tensor<1x1x2x2x16xf16> -> tensor<1x1x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[Y:.*]] = ge.conv2d %[[V0]], %[[V1]] pads [1, 1, 1, 1] : tensor<1x3x2x2xf16, #ge.format<NC1HWC0>>, tensor<3x3x3x3xf16, #ge.format<FRACTAL_Z>> -> tensor<1x3x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[Z:.*]] = ge.mul %[[Y]], %[[V2]] : (tensor<1x3x2x2xf16, #ge.format<NC1HWC0>>, tensor<1x1x2x2xf16, #ge.format<NC1HWC0>>) -> tensor<1x3x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V3:.*]] = ge.trans_data %[[Z]] : tensor<1x3x2x2xf16, #ge.format<NC1HWC0>> -> tensor<1x3x2x2xf16>
+// CHECK-NEXT:    func.return %[[V3]] : tensor<1x3x2x2xf16>
+// CHECK-NEXT:  }
+func.func @bcast_c_mul_constant(%x: tensor<1x3x2x2xf16>) -> tensor<1x3x2x2xf16> {
+  %w = ge.const dense<1.0> : tensor<3x3x3x3xf16>
+  %c = ge.const dense<[[[[1.0, 2.0], [3.0, 4.0]]]]> : tensor<1x1x2x2xf16>
+  %y = ge.conv2d %x, %w pads [1, 1, 1, 1] : tensor<1x3x2x2xf16>, tensor<3x3x3x3xf16> -> tensor<1x3x2x2xf16>
+  %z = ge.mul %y, %c : (tensor<1x3x2x2xf16>, tensor<1x1x2x2xf16>) -> tensor<1x3x2x2xf16>
+  func.return %z : tensor<1x3x2x2xf16>
+}
+
+// -----
+
+// The same constant with sub: the sub runs in NCHW and the constant is not converted.
+// CHECK-LABEL: func.func @bcast_c_sub_constant(
+// CHECK-SAME:  %[[X:.*]]: tensor<1x3x2x2xf16>) -> tensor<1x3x2x2xf16> {
+// CHECK-NEXT:    %[[V0:.*]] = ge.trans_data %[[X]] : tensor<1x3x2x2xf16> -> tensor<1x3x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V1:.*]] = ge.const #ge.elided : tensor<3x3x3x3xf16, #ge.format<FRACTAL_Z>>
+// CHECK-NEXT:    %[[C:.*]] = ge.const dense<{{\[\[\[\[}}1.000000e+00, 2.000000e+00], [3.000000e+00, 4.000000e+00]]]]> : tensor<1x1x2x2xf16>
+// CHECK-NEXT:    %[[Y:.*]] = ge.conv2d %[[V0]], %[[V1]] pads [1, 1, 1, 1] : tensor<1x3x2x2xf16, #ge.format<NC1HWC0>>, tensor<3x3x3x3xf16, #ge.format<FRACTAL_Z>> -> tensor<1x3x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V2:.*]] = ge.trans_data %[[Y]] : tensor<1x3x2x2xf16, #ge.format<NC1HWC0>> -> tensor<1x3x2x2xf16>
+// CHECK-NEXT:    %[[Z:.*]] = ge.sub %[[V2]], %[[C]] : (tensor<1x3x2x2xf16>, tensor<1x1x2x2xf16>) -> tensor<1x3x2x2xf16>
+// CHECK-NEXT:    func.return %[[Z]] : tensor<1x3x2x2xf16>
+// CHECK-NEXT:  }
+func.func @bcast_c_sub_constant(%x: tensor<1x3x2x2xf16>) -> tensor<1x3x2x2xf16> {
+  %w = ge.const dense<1.0> : tensor<3x3x3x3xf16>
+  %c = ge.const dense<[[[[1.0, 2.0], [3.0, 4.0]]]]> : tensor<1x1x2x2xf16>
+  %y = ge.conv2d %x, %w pads [1, 1, 1, 1] : tensor<1x3x2x2xf16>, tensor<3x3x3x3xf16> -> tensor<1x3x2x2xf16>
+  %z = ge.sub %y, %c : (tensor<1x3x2x2xf16>, tensor<1x1x2x2xf16>) -> tensor<1x3x2x2xf16>
+  func.return %z : tensor<1x3x2x2xf16>
+}
+
+// -----
+
+// The conv result itself broadcasts over C (one output channel against 16): the add converts
+// it back; a mul keeps it.
+// CHECK-LABEL: func.func @bcast_c_conv_result(
+// CHECK-SAME:  %[[X:.*]]: tensor<1x16x2x2xf16>, %[[A:.*]]: tensor<1x16x2x2xf16>) -> (tensor<1x16x2x2xf16>, tensor<1x16x2x2xf16>) {
+// CHECK-NEXT:    %[[V0:.*]] = ge.trans_data %[[A]] : tensor<1x16x2x2xf16> -> tensor<1x16x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V1:.*]] = ge.trans_data %[[X]] : tensor<1x16x2x2xf16> -> tensor<1x16x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V2:.*]] = ge.const #ge.elided : tensor<1x16x3x3xf16, #ge.format<FRACTAL_Z>>
+// CHECK-NEXT:    %[[Y:.*]] = ge.conv2d %[[V1]], %[[V2]] pads [1, 1, 1, 1] : tensor<1x16x2x2xf16, #ge.format<NC1HWC0>>, tensor<1x16x3x3xf16, #ge.format<FRACTAL_Z>> -> tensor<1x1x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V3:.*]] = ge.trans_data %[[Y]] : tensor<1x1x2x2xf16, #ge.format<NC1HWC0>> -> tensor<1x1x2x2xf16>
+// CHECK-NEXT:    %[[S:.*]] = ge.add %[[A]], %[[V3]] : (tensor<1x16x2x2xf16>, tensor<1x1x2x2xf16>) -> tensor<1x16x2x2xf16>
+// CHECK-NEXT:    %[[M:.*]] = ge.mul %[[V0]], %[[Y]] : (tensor<1x16x2x2xf16, #ge.format<NC1HWC0>>, tensor<1x1x2x2xf16, #ge.format<NC1HWC0>>) -> tensor<1x16x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V4:.*]] = ge.trans_data %[[M]] : tensor<1x16x2x2xf16, #ge.format<NC1HWC0>> -> tensor<1x16x2x2xf16>
+// CHECK-NEXT:    func.return %[[S]], %[[V4]] : tensor<1x16x2x2xf16>, tensor<1x16x2x2xf16>
+// CHECK-NEXT:  }
+func.func @bcast_c_conv_result(%x: tensor<1x16x2x2xf16>, %a: tensor<1x16x2x2xf16>) -> (tensor<1x16x2x2xf16>, tensor<1x16x2x2xf16>) {
+  %w = ge.const dense<1.0> : tensor<1x16x3x3xf16>
+  %y = ge.conv2d %x, %w pads [1, 1, 1, 1] : tensor<1x16x2x2xf16>, tensor<1x16x3x3xf16> -> tensor<1x1x2x2xf16>
+  %s = ge.add %a, %y : (tensor<1x16x2x2xf16>, tensor<1x1x2x2xf16>) -> tensor<1x16x2x2xf16>
+  %m = ge.mul %a, %y : (tensor<1x16x2x2xf16>, tensor<1x1x2x2xf16>) -> tensor<1x16x2x2xf16>
+  func.return %s, %m : tensor<1x16x2x2xf16>, tensor<1x16x2x2xf16>
+}
+
+// -----
+
+// ---- Operands of rank < 4 ----------------------------------------------------------------------
+//
+// A rank-1 operand ([W]) broadcasts over N, C and H: add gets a conversion.
+// CHECK-LABEL: func.func @rank1_add(
+// CHECK-SAME:  %[[X:.*]]: tensor<1x16x4x4xf16>) -> tensor<1x16x4x4xf16> {
+// CHECK-NEXT:    %[[V0:.*]] = ge.trans_data %[[X]] : tensor<1x16x4x4xf16> -> tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V1:.*]] = ge.const #ge.elided : tensor<16x16x3x3xf16, #ge.format<FRACTAL_Z>>
+// CHECK-NEXT:    %[[C:.*]] = ge.const dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> : tensor<4xf16>
+// CHECK-NEXT:    %[[Y:.*]] = ge.conv2d %[[V0]], %[[V1]] pads [1, 1, 1, 1] : tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>, tensor<16x16x3x3xf16, #ge.format<FRACTAL_Z>> -> tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V2:.*]] = ge.trans_data %[[Y]] : tensor<1x16x4x4xf16, #ge.format<NC1HWC0>> -> tensor<1x16x4x4xf16>
+// CHECK-NEXT:    %[[Z:.*]] = ge.add %[[V2]], %[[C]] : (tensor<1x16x4x4xf16>, tensor<4xf16>) -> tensor<1x16x4x4xf16>
+// CHECK-NEXT:    func.return %[[Z]] : tensor<1x16x4x4xf16>
+// CHECK-NEXT:  }
+func.func @rank1_add(%x: tensor<1x16x4x4xf16>) -> tensor<1x16x4x4xf16> {
+  %w = ge.const dense<1.0> : tensor<16x16x3x3xf16>
+  %c = ge.const dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf16>
+  %y = ge.conv2d %x, %w pads [1, 1, 1, 1] : tensor<1x16x4x4xf16>, tensor<16x16x3x3xf16> -> tensor<1x16x4x4xf16>
+  %z = ge.add %y, %c : (tensor<1x16x4x4xf16>, tensor<4xf16>) -> tensor<1x16x4x4xf16>
+  func.return %z : tensor<1x16x4x4xf16>
+}
+
+// -----
+
+// mul with the same rank-1 operand stays in NC1HWC0; the operand keeps its ND layout (no
+// NC1HWC0 exists below rank 4).
+// CHECK-LABEL: func.func @rank1_mul(
+// CHECK-SAME:  %[[X:.*]]: tensor<1x16x4x4xf16>) -> tensor<1x16x4x4xf16> {
+// CHECK-NEXT:    %[[V0:.*]] = ge.trans_data %[[X]] : tensor<1x16x4x4xf16> -> tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V1:.*]] = ge.const #ge.elided : tensor<16x16x3x3xf16, #ge.format<FRACTAL_Z>>
+// CHECK-NEXT:    %[[C:.*]] = ge.const dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> : tensor<4xf16>
+// CHECK-NEXT:    %[[Y:.*]] = ge.conv2d %[[V0]], %[[V1]] pads [1, 1, 1, 1] : tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>, tensor<16x16x3x3xf16, #ge.format<FRACTAL_Z>> -> tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[Z:.*]] = ge.mul %[[Y]], %[[C]] : (tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>, tensor<4xf16>) -> tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V2:.*]] = ge.trans_data %[[Z]] : tensor<1x16x4x4xf16, #ge.format<NC1HWC0>> -> tensor<1x16x4x4xf16>
+// CHECK-NEXT:    func.return %[[V2]] : tensor<1x16x4x4xf16>
+// CHECK-NEXT:  }
+func.func @rank1_mul(%x: tensor<1x16x4x4xf16>) -> tensor<1x16x4x4xf16> {
+  %w = ge.const dense<1.0> : tensor<16x16x3x3xf16>
+  %c = ge.const dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf16>
+  %y = ge.conv2d %x, %w pads [1, 1, 1, 1] : tensor<1x16x4x4xf16>, tensor<16x16x3x3xf16> -> tensor<1x16x4x4xf16>
+  %z = ge.mul %y, %c : (tensor<1x16x4x4xf16>, tensor<4xf16>) -> tensor<1x16x4x4xf16>
+  func.return %z : tensor<1x16x4x4xf16>
+}
+
+// -----
+
+// A rank-0 scalar: add gets a conversion, mul stays.
+// CHECK-LABEL: func.func @rank0_scalar(
+// CHECK-SAME:  %[[X:.*]]: tensor<1x16x4x4xf16>) -> (tensor<1x16x4x4xf16>, tensor<1x16x4x4xf16>) {
+// CHECK-NEXT:    %[[V0:.*]] = ge.trans_data %[[X]] : tensor<1x16x4x4xf16> -> tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V1:.*]] = ge.const #ge.elided : tensor<16x16x3x3xf16, #ge.format<FRACTAL_Z>>
+// CHECK-NEXT:    %[[C:.*]] = ge.const dense<2.000000e+00> : tensor<f16>
+// CHECK-NEXT:    %[[Y:.*]] = ge.conv2d %[[V0]], %[[V1]] pads [1, 1, 1, 1] : tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>, tensor<16x16x3x3xf16, #ge.format<FRACTAL_Z>> -> tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V2:.*]] = ge.trans_data %[[Y]] : tensor<1x16x4x4xf16, #ge.format<NC1HWC0>> -> tensor<1x16x4x4xf16>
+// CHECK-NEXT:    %[[S:.*]] = ge.add %[[V2]], %[[C]] : (tensor<1x16x4x4xf16>, tensor<f16>) -> tensor<1x16x4x4xf16>
+// CHECK-NEXT:    %[[M:.*]] = ge.mul %[[Y]], %[[C]] : (tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>, tensor<f16>) -> tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V3:.*]] = ge.trans_data %[[M]] : tensor<1x16x4x4xf16, #ge.format<NC1HWC0>> -> tensor<1x16x4x4xf16>
+// CHECK-NEXT:    func.return %[[S]], %[[V3]] : tensor<1x16x4x4xf16>, tensor<1x16x4x4xf16>
+// CHECK-NEXT:  }
+func.func @rank0_scalar(%x: tensor<1x16x4x4xf16>) -> (tensor<1x16x4x4xf16>, tensor<1x16x4x4xf16>) {
+  %w = ge.const dense<1.0> : tensor<16x16x3x3xf16>
+  %c = ge.const dense<2.0> : tensor<f16>
+  %y = ge.conv2d %x, %w pads [1, 1, 1, 1] : tensor<1x16x4x4xf16>, tensor<16x16x3x3xf16> -> tensor<1x16x4x4xf16>
+  %s = ge.add %y, %c : (tensor<1x16x4x4xf16>, tensor<f16>) -> tensor<1x16x4x4xf16>
+  %m = ge.mul %y, %c : (tensor<1x16x4x4xf16>, tensor<f16>) -> tensor<1x16x4x4xf16>
+  func.return %s, %m : tensor<1x16x4x4xf16>, tensor<1x16x4x4xf16>
+}
+
+// -----
+
+// Backward: a mul of two graph inputs, [1, C, H, W] x [H, W], whose only user is a conv joins it.
+// CHECK-LABEL: func.func @rank2_mul_backward(
+// CHECK-SAME:  %[[X:.*]]: tensor<1x16x4x4xf16>, %[[S:.*]]: tensor<4x4xf16>) -> tensor<1x16x4x4xf16> {
+// CHECK-NEXT:    %[[V0:.*]] = ge.trans_data %[[X]] : tensor<1x16x4x4xf16> -> tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[M:.*]] = ge.mul %[[V0]], %[[S]] : (tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>, tensor<4x4xf16>) -> tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V1:.*]] = ge.const #ge.elided : tensor<16x16x3x3xf16, #ge.format<FRACTAL_Z>>
+// CHECK-NEXT:    %[[Y:.*]] = ge.conv2d %[[M]], %[[V1]] pads [1, 1, 1, 1] : tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>, tensor<16x16x3x3xf16, #ge.format<FRACTAL_Z>> -> tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V2:.*]] = ge.trans_data %[[Y]] : tensor<1x16x4x4xf16, #ge.format<NC1HWC0>> -> tensor<1x16x4x4xf16>
+// CHECK-NEXT:    func.return %[[V2]] : tensor<1x16x4x4xf16>
+// CHECK-NEXT:  }
+func.func @rank2_mul_backward(%x: tensor<1x16x4x4xf16>, %s: tensor<4x4xf16>) -> tensor<1x16x4x4xf16> {
+  %m = ge.mul %x, %s : (tensor<1x16x4x4xf16>, tensor<4x4xf16>) -> tensor<1x16x4x4xf16>
+  %w = ge.const dense<1.0> : tensor<16x16x3x3xf16>
+  %y = ge.conv2d %m, %w pads [1, 1, 1, 1] : tensor<1x16x4x4xf16>, tensor<16x16x3x3xf16> -> tensor<1x16x4x4xf16>
+  func.return %y : tensor<1x16x4x4xf16>
+}
+
+// -----
+
+// ---- Concat ----------------------------------------------------------------------------------
+//
+// Channel concat whose first input is C0-aligned (16 channels) and last is not (8): it stays in
+// NC1HWC0.
+// CHECK-LABEL: func.func @concat_c_aligned(
+// CHECK-SAME:  %[[X:.*]]: tensor<1x16x2x2xf16>) -> tensor<1x24x2x2xf16> {
+// CHECK-NEXT:    %[[V0:.*]] = ge.trans_data %[[X]] : tensor<1x16x2x2xf16> -> tensor<1x16x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V1:.*]] = ge.const #ge.elided : tensor<16x16x3x3xf16, #ge.format<FRACTAL_Z>>
+// CHECK-NEXT:    %[[V2:.*]] = ge.const #ge.elided : tensor<8x16x3x3xf16, #ge.format<FRACTAL_Z>>
+// CHECK-NEXT:    %[[A:.*]] = ge.conv2d %[[V0]], %[[V1]] pads [1, 1, 1, 1] : tensor<1x16x2x2xf16, #ge.format<NC1HWC0>>, tensor<16x16x3x3xf16, #ge.format<FRACTAL_Z>> -> tensor<1x16x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[B:.*]] = ge.conv2d %[[V0]], %[[V2]] pads [1, 1, 1, 1] : tensor<1x16x2x2xf16, #ge.format<NC1HWC0>>, tensor<8x16x3x3xf16, #ge.format<FRACTAL_Z>> -> tensor<1x8x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[C:.*]] = ge.concat %[[A]], %[[B]] axis 1 : tensor<1x16x2x2xf16, #ge.format<NC1HWC0>>, tensor<1x8x2x2xf16, #ge.format<NC1HWC0>> -> tensor<1x24x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V3:.*]] = ge.trans_data %[[C]] : tensor<1x24x2x2xf16, #ge.format<NC1HWC0>> -> tensor<1x24x2x2xf16>
+// CHECK-NEXT:    func.return %[[V3]] : tensor<1x24x2x2xf16>
+// CHECK-NEXT:  }
+func.func @concat_c_aligned(%x: tensor<1x16x2x2xf16>) -> tensor<1x24x2x2xf16> {
+  %w1 = ge.const dense<1.0> : tensor<16x16x3x3xf16>
+  %w2 = ge.const dense<1.0> : tensor<8x16x3x3xf16>
+  %a = ge.conv2d %x, %w1 pads [1, 1, 1, 1] : tensor<1x16x2x2xf16>, tensor<16x16x3x3xf16> -> tensor<1x16x2x2xf16>
+  %b = ge.conv2d %x, %w2 pads [1, 1, 1, 1] : tensor<1x16x2x2xf16>, tensor<8x16x3x3xf16> -> tensor<1x8x2x2xf16>
+  %c = ge.concat %a, %b axis 1 : tensor<1x16x2x2xf16>, tensor<1x8x2x2xf16> -> tensor<1x24x2x2xf16>
+  func.return %c : tensor<1x24x2x2xf16>
+}
+
+// -----
+
+// The same inputs the other way round: the first (8 channels) is not aligned, so the concat runs
+// in NCHW and each conv result is converted back before it.
+// CHECK-LABEL: func.func @concat_c_unaligned(
+// CHECK-SAME:  %[[X:.*]]: tensor<1x16x2x2xf16>) -> tensor<1x24x2x2xf16> {
+// CHECK-NEXT:    %[[V0:.*]] = ge.trans_data %[[X]] : tensor<1x16x2x2xf16> -> tensor<1x16x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V1:.*]] = ge.const #ge.elided : tensor<16x16x3x3xf16, #ge.format<FRACTAL_Z>>
+// CHECK-NEXT:    %[[V2:.*]] = ge.const #ge.elided : tensor<8x16x3x3xf16, #ge.format<FRACTAL_Z>>
+// CHECK-NEXT:    %[[A:.*]] = ge.conv2d %[[V0]], %[[V1]] pads [1, 1, 1, 1] : tensor<1x16x2x2xf16, #ge.format<NC1HWC0>>, tensor<16x16x3x3xf16, #ge.format<FRACTAL_Z>> -> tensor<1x16x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V3:.*]] = ge.trans_data %[[A]] : tensor<1x16x2x2xf16, #ge.format<NC1HWC0>> -> tensor<1x16x2x2xf16>
+// CHECK-NEXT:    %[[B:.*]] = ge.conv2d %[[V0]], %[[V2]] pads [1, 1, 1, 1] : tensor<1x16x2x2xf16, #ge.format<NC1HWC0>>, tensor<8x16x3x3xf16, #ge.format<FRACTAL_Z>> -> tensor<1x8x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V4:.*]] = ge.trans_data %[[B]] : tensor<1x8x2x2xf16, #ge.format<NC1HWC0>> -> tensor<1x8x2x2xf16>
+// CHECK-NEXT:    %[[C:.*]] = ge.concat %[[V4]], %[[V3]] axis 1 : tensor<1x8x2x2xf16>, tensor<1x16x2x2xf16> -> tensor<1x24x2x2xf16>
+// CHECK-NEXT:    func.return %[[C]] : tensor<1x24x2x2xf16>
+// CHECK-NEXT:  }
+func.func @concat_c_unaligned(%x: tensor<1x16x2x2xf16>) -> tensor<1x24x2x2xf16> {
+  %w1 = ge.const dense<1.0> : tensor<16x16x3x3xf16>
+  %w2 = ge.const dense<1.0> : tensor<8x16x3x3xf16>
+  %a = ge.conv2d %x, %w1 pads [1, 1, 1, 1] : tensor<1x16x2x2xf16>, tensor<16x16x3x3xf16> -> tensor<1x16x2x2xf16>
+  %b = ge.conv2d %x, %w2 pads [1, 1, 1, 1] : tensor<1x16x2x2xf16>, tensor<8x16x3x3xf16> -> tensor<1x8x2x2xf16>
+  %c = ge.concat %b, %a axis 1 : tensor<1x8x2x2xf16>, tensor<1x16x2x2xf16> -> tensor<1x24x2x2xf16>
+  func.return %c : tensor<1x24x2x2xf16>
+}
+
+// -----
+
+// Three inputs, 16 + 16 + 17 channels: only the last is unaligned, so it stays; the graph
+// inputs among them get one trans_data each (the one shared with the conv is reused).
+// CHECK-LABEL: func.func @concat_c_three(
+// CHECK-SAME:  %[[X:.*]]: tensor<1x16x2x2xf16>, %[[Z:.*]]: tensor<1x17x2x2xf16>) -> tensor<1x49x2x2xf16> {
+// CHECK-NEXT:    %[[V0:.*]] = ge.trans_data %[[Z]] : tensor<1x17x2x2xf16> -> tensor<1x17x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V1:.*]] = ge.trans_data %[[X]] : tensor<1x16x2x2xf16> -> tensor<1x16x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V2:.*]] = ge.const #ge.elided : tensor<16x16x3x3xf16, #ge.format<FRACTAL_Z>>
+// CHECK-NEXT:    %[[A:.*]] = ge.conv2d %[[V1]], %[[V2]] pads [1, 1, 1, 1] : tensor<1x16x2x2xf16, #ge.format<NC1HWC0>>, tensor<16x16x3x3xf16, #ge.format<FRACTAL_Z>> -> tensor<1x16x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[C:.*]] = ge.concat %[[A]], %[[V1]], %[[V0]] axis 1 : tensor<1x16x2x2xf16, #ge.format<NC1HWC0>>, tensor<1x16x2x2xf16, #ge.format<NC1HWC0>>, tensor<1x17x2x2xf16, #ge.format<NC1HWC0>> -> tensor<1x49x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V3:.*]] = ge.trans_data %[[C]] : tensor<1x49x2x2xf16, #ge.format<NC1HWC0>> -> tensor<1x49x2x2xf16>
+// CHECK-NEXT:    func.return %[[V3]] : tensor<1x49x2x2xf16>
+// CHECK-NEXT:  }
+func.func @concat_c_three(%x: tensor<1x16x2x2xf16>, %z: tensor<1x17x2x2xf16>) -> tensor<1x49x2x2xf16> {
+  %w = ge.const dense<1.0> : tensor<16x16x3x3xf16>
+  %a = ge.conv2d %x, %w pads [1, 1, 1, 1] : tensor<1x16x2x2xf16>, tensor<16x16x3x3xf16> -> tensor<1x16x2x2xf16>
+  %c = ge.concat %a, %x, %z axis 1 : tensor<1x16x2x2xf16>, tensor<1x16x2x2xf16>, tensor<1x17x2x2xf16> -> tensor<1x49x2x2xf16>
+  func.return %c : tensor<1x49x2x2xf16>
+}
+
+// -----
+
+// Backward: an aligned channel concat of graph inputs feeding a conv joins it.
+// CHECK-LABEL: func.func @concat_c_aligned_backward(
+// CHECK-SAME:  %[[X:.*]]: tensor<1x16x2x2xf16>, %[[Y:.*]]: tensor<1x8x2x2xf16>) -> tensor<1x16x2x2xf16> {
+// CHECK-NEXT:    %[[V0:.*]] = ge.trans_data %[[Y]] : tensor<1x8x2x2xf16> -> tensor<1x8x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V1:.*]] = ge.trans_data %[[X]] : tensor<1x16x2x2xf16> -> tensor<1x16x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[C:.*]] = ge.concat %[[V1]], %[[V0]] axis 1 : tensor<1x16x2x2xf16, #ge.format<NC1HWC0>>, tensor<1x8x2x2xf16, #ge.format<NC1HWC0>> -> tensor<1x24x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V2:.*]] = ge.const #ge.elided : tensor<16x24x3x3xf16, #ge.format<FRACTAL_Z>>
+// CHECK-NEXT:    %[[A:.*]] = ge.conv2d %[[C]], %[[V2]] pads [1, 1, 1, 1] : tensor<1x24x2x2xf16, #ge.format<NC1HWC0>>, tensor<16x24x3x3xf16, #ge.format<FRACTAL_Z>> -> tensor<1x16x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V3:.*]] = ge.trans_data %[[A]] : tensor<1x16x2x2xf16, #ge.format<NC1HWC0>> -> tensor<1x16x2x2xf16>
+// CHECK-NEXT:    func.return %[[V3]] : tensor<1x16x2x2xf16>
+// CHECK-NEXT:  }
+func.func @concat_c_aligned_backward(%x: tensor<1x16x2x2xf16>, %y: tensor<1x8x2x2xf16>) -> tensor<1x16x2x2xf16> {
+  %c = ge.concat %x, %y axis 1 : tensor<1x16x2x2xf16>, tensor<1x8x2x2xf16> -> tensor<1x24x2x2xf16>
+  %w = ge.const dense<1.0> : tensor<16x24x3x3xf16>
+  %a = ge.conv2d %c, %w pads [1, 1, 1, 1] : tensor<1x24x2x2xf16>, tensor<16x24x3x3xf16> -> tensor<1x16x2x2xf16>
+  func.return %a : tensor<1x16x2x2xf16>
+}
+
+// -----
+
+// Backward, unaligned (8 + 16): the concat stays NCHW and the trans_data follows it.
+// CHECK-LABEL: func.func @concat_c_unaligned_backward(
+// CHECK-SAME:  %[[X:.*]]: tensor<1x8x2x2xf16>, %[[Y:.*]]: tensor<1x16x2x2xf16>) -> tensor<1x16x2x2xf16> {
+// CHECK-NEXT:    %[[C:.*]] = ge.concat %[[X]], %[[Y]] axis 1 : tensor<1x8x2x2xf16>, tensor<1x16x2x2xf16> -> tensor<1x24x2x2xf16>
+// CHECK-NEXT:    %[[V0:.*]] = ge.trans_data %[[C]] : tensor<1x24x2x2xf16> -> tensor<1x24x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V1:.*]] = ge.const #ge.elided : tensor<16x24x3x3xf16, #ge.format<FRACTAL_Z>>
+// CHECK-NEXT:    %[[A:.*]] = ge.conv2d %[[V0]], %[[V1]] pads [1, 1, 1, 1] : tensor<1x24x2x2xf16, #ge.format<NC1HWC0>>, tensor<16x24x3x3xf16, #ge.format<FRACTAL_Z>> -> tensor<1x16x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V2:.*]] = ge.trans_data %[[A]] : tensor<1x16x2x2xf16, #ge.format<NC1HWC0>> -> tensor<1x16x2x2xf16>
+// CHECK-NEXT:    func.return %[[V2]] : tensor<1x16x2x2xf16>
+// CHECK-NEXT:  }
+func.func @concat_c_unaligned_backward(%x: tensor<1x8x2x2xf16>, %y: tensor<1x16x2x2xf16>) -> tensor<1x16x2x2xf16> {
+  %c = ge.concat %x, %y axis 1 : tensor<1x8x2x2xf16>, tensor<1x16x2x2xf16> -> tensor<1x24x2x2xf16>
+  %w = ge.const dense<1.0> : tensor<16x24x3x3xf16>
+  %a = ge.conv2d %c, %w pads [1, 1, 1, 1] : tensor<1x24x2x2xf16>, tensor<16x24x3x3xf16> -> tensor<1x16x2x2xf16>
+  func.return %a : tensor<1x16x2x2xf16>
+}
+
+// -----
+
+// A concat on H always may stay, even with 17 (unaligned) channels.
+// CHECK-LABEL: func.func @concat_h(
+// CHECK-SAME:  %[[X:.*]]: tensor<1x17x2x2xf16>) -> tensor<1x17x4x2xf16> {
+// CHECK-NEXT:    %[[V0:.*]] = ge.trans_data %[[X]] : tensor<1x17x2x2xf16> -> tensor<1x17x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V1:.*]] = ge.const #ge.elided : tensor<17x17x3x3xf16, #ge.format<FRACTAL_Z>>
+// CHECK-NEXT:    %[[A:.*]] = ge.conv2d %[[V0]], %[[V1]] pads [1, 1, 1, 1] : tensor<1x17x2x2xf16, #ge.format<NC1HWC0>>, tensor<17x17x3x3xf16, #ge.format<FRACTAL_Z>> -> tensor<1x17x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[C:.*]] = ge.concat %[[A]], %[[V0]] axis 2 : tensor<1x17x2x2xf16, #ge.format<NC1HWC0>>, tensor<1x17x2x2xf16, #ge.format<NC1HWC0>> -> tensor<1x17x4x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V2:.*]] = ge.trans_data %[[C]] : tensor<1x17x4x2xf16, #ge.format<NC1HWC0>> -> tensor<1x17x4x2xf16>
+// CHECK-NEXT:    func.return %[[V2]] : tensor<1x17x4x2xf16>
+// CHECK-NEXT:  }
+func.func @concat_h(%x: tensor<1x17x2x2xf16>) -> tensor<1x17x4x2xf16> {
+  %w = ge.const dense<1.0> : tensor<17x17x3x3xf16>
+  %a = ge.conv2d %x, %w pads [1, 1, 1, 1] : tensor<1x17x2x2xf16>, tensor<17x17x3x3xf16> -> tensor<1x17x2x2xf16>
+  %c = ge.concat %a, %x axis 2 : tensor<1x17x2x2xf16>, tensor<1x17x2x2xf16> -> tensor<1x17x4x2xf16>
+  func.return %c : tensor<1x17x4x2xf16>
+}
+
+// -----
+
+// A concat on W with a constant input: the constant is converted at compile time.
+// CHECK-LABEL: func.func @concat_w_constant(
+// CHECK-SAME:  %[[X:.*]]: tensor<1x3x1x1xf16>) -> tensor<1x3x1x2xf16> {
+// CHECK-NEXT:    %[[V0:.*]] = ge.trans_data %[[X]] : tensor<1x3x1x1xf16> -> tensor<1x3x1x1xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V1:.*]] = ge.const #ge.elided : tensor<3x3x3x3xf16, #ge.format<FRACTAL_Z>>
+// CHECK-NEXT:    %[[V2:.*]] = ge.const dense<{{\[\[\[\[\[}}1.000000e+00, 2.000000e+00, 3.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00]]]]]> : tensor<1x1x1x1x16xf16> -> tensor<1x3x1x1xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[A:.*]] = ge.conv2d %[[V0]], %[[V1]] pads [1, 1, 1, 1] : tensor<1x3x1x1xf16, #ge.format<NC1HWC0>>, tensor<3x3x3x3xf16, #ge.format<FRACTAL_Z>> -> tensor<1x3x1x1xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[C:.*]] = ge.concat %[[A]], %[[V2]] axis 3 : tensor<1x3x1x1xf16, #ge.format<NC1HWC0>>, tensor<1x3x1x1xf16, #ge.format<NC1HWC0>> -> tensor<1x3x1x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V3:.*]] = ge.trans_data %[[C]] : tensor<1x3x1x2xf16, #ge.format<NC1HWC0>> -> tensor<1x3x1x2xf16>
+// CHECK-NEXT:    func.return %[[V3]] : tensor<1x3x1x2xf16>
+// CHECK-NEXT:  }
+func.func @concat_w_constant(%x: tensor<1x3x1x1xf16>) -> tensor<1x3x1x2xf16> {
+  %w = ge.const dense<1.0> : tensor<3x3x3x3xf16>
+  %k = ge.const dense<[[[[1.0]], [[2.0]], [[3.0]]]]> : tensor<1x3x1x1xf16>
+  %a = ge.conv2d %x, %w pads [1, 1, 1, 1] : tensor<1x3x1x1xf16>, tensor<3x3x3x3xf16> -> tensor<1x3x1x1xf16>
+  %c = ge.concat %a, %k axis 3 : tensor<1x3x1x1xf16>, tensor<1x3x1x1xf16> -> tensor<1x3x1x2xf16>
+  func.return %c : tensor<1x3x1x2xf16>
+}
+
+// -----
+
+// A concat on N with unaligned channels stays too.
+// CHECK-LABEL: func.func @concat_n(
+// CHECK-SAME:  %[[X:.*]]: tensor<1x17x2x2xf16>) -> tensor<2x17x2x2xf16> {
+// CHECK-NEXT:    %[[V0:.*]] = ge.trans_data %[[X]] : tensor<1x17x2x2xf16> -> tensor<1x17x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V1:.*]] = ge.const #ge.elided : tensor<17x17x3x3xf16, #ge.format<FRACTAL_Z>>
+// CHECK-NEXT:    %[[A:.*]] = ge.conv2d %[[V0]], %[[V1]] pads [1, 1, 1, 1] : tensor<1x17x2x2xf16, #ge.format<NC1HWC0>>, tensor<17x17x3x3xf16, #ge.format<FRACTAL_Z>> -> tensor<1x17x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[C:.*]] = ge.concat %[[A]], %[[A]] axis 0 : tensor<1x17x2x2xf16, #ge.format<NC1HWC0>>, tensor<1x17x2x2xf16, #ge.format<NC1HWC0>> -> tensor<2x17x2x2xf16, #ge.format<NC1HWC0>>
+// CHECK-NEXT:    %[[V2:.*]] = ge.trans_data %[[C]] : tensor<2x17x2x2xf16, #ge.format<NC1HWC0>> -> tensor<2x17x2x2xf16>
+// CHECK-NEXT:    func.return %[[V2]] : tensor<2x17x2x2xf16>
+// CHECK-NEXT:  }
+func.func @concat_n(%x: tensor<1x17x2x2xf16>) -> tensor<2x17x2x2xf16> {
+  %w = ge.const dense<1.0> : tensor<17x17x3x3xf16>
+  %a = ge.conv2d %x, %w pads [1, 1, 1, 1] : tensor<1x17x2x2xf16>, tensor<17x17x3x3xf16> -> tensor<1x17x2x2xf16>
+  %c = ge.concat %a, %a axis 0 : tensor<1x17x2x2xf16>, tensor<1x17x2x2xf16> -> tensor<2x17x2x2xf16>
+  func.return %c : tensor<2x17x2x2xf16>
+}
+
+// -----
+
+// A standalone concat (no conv neighbour) is left alone, aligned or not.
+// CHECK-LABEL: func.func @concat_standalone(
+// CHECK-SAME:  %[[X:.*]]: tensor<1x16x2x2xf16>, %[[Y:.*]]: tensor<1x8x2x2xf16>) -> tensor<1x24x2x2xf16> {
+// CHECK-NEXT:    %[[C:.*]] = ge.concat %[[X]], %[[Y]] axis 1 : tensor<1x16x2x2xf16>, tensor<1x8x2x2xf16> -> tensor<1x24x2x2xf16>
+// CHECK-NEXT:    func.return %[[C]] : tensor<1x24x2x2xf16>
+// CHECK-NEXT:  }
+func.func @concat_standalone(%x: tensor<1x16x2x2xf16>, %y: tensor<1x8x2x2xf16>) -> tensor<1x24x2x2xf16> {
+  %c = ge.concat %x, %y axis 1 : tensor<1x16x2x2xf16>, tensor<1x8x2x2xf16> -> tensor<1x24x2x2xf16>
+  func.return %c : tensor<1x24x2x2xf16>
+}
