@@ -307,3 +307,19 @@ def test_input_shape_needs_onnx_input(capsys, tmp_path):
     code, _, err = run(capsys, [path, "--input-shape", "x=4"])
     assert code == 2
     assert err == "ge-opt: error: --input-shape applies to ONNX input (.onnx files) only\n"
+
+
+@pytest.mark.parametrize(
+    "flag, message",
+    [
+        ("--to-nc1hwc0=boundary=foo", "ge-opt: error: to-nc1hwc0: boundary must be keep or nc1hwc0, got 'foo'"),
+        ("--to-nc1hwc0=fp32-c0=32", "ge-opt: error: to-nc1hwc0: fp32-c0 must be 16 or 8, got 32"),
+        ("--assign-streams=mode=fast", "ge-opt: error: assign-streams: mode must be labels, auto or single, got 'fast'"),
+        ("--assign-streams=max-streams=0", "ge-opt: error: assign-streams: max-streams must be at least 1, got 0"),
+    ],
+)
+def test_bad_pass_option_values_exit_2(capsys, tmp_path, flag, message):
+    path = write(tmp_path, "in.mlir", RELU)
+    code, out, err = run(capsys, [path, flag])
+    assert (code, out) == (2, "")
+    assert err == message + "\n"
