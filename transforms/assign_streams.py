@@ -16,7 +16,8 @@ Modes (`mode=labels|auto|single`, default labels, like GE's classic allocator):
 
 In labels and auto mode GE's "ineffective multi-stream" rule follows: an unlabelled op whose
 producers and users all sit on one other stream, with nothing between them there, moves
-onto that stream (never onto a label stream).
+onto that stream (never onto a label stream, and onto the comm stream only if it is a
+collective).
 
 `stream.wait_tensor %x after %dep` orders every user of its result after `%dep`'s producer
 and disappears.  Every cross-stream dependency (data, wait_tensor, and the fork from the
@@ -326,11 +327,13 @@ def _ineffective(graph: _Graph, keys: list[tuple]) -> None:
         users = graph.succs[u] + ([len(graph.ops)] if u in exit_preds else [])
         neighbours = {main if p == ENTRY else keys[p] for p in graph.preds[u]}
         neighbours |= {main if v == len(graph.ops) else keys[v] for v in users}
-        if len(neighbours) != 1:
-            continue
+        if len(neighbours) != 1 or not graph.preds[u] or not users:
+            continue  # it needs producers and users, all on one stream
         (target,) = neighbours
         if target == keys[u] or target[0] == "label":
             continue
+        if target[0] == "comm" and not isinstance(op, _COLLECTIVES):
+            continue  # the comm stream runs collectives only
         last_pred = max((p for p in graph.preds[u] if p != ENTRY), default=-1)
         first_user = min(users, default=len(graph.ops))
         on_target = members.setdefault(target, [])
@@ -450,6 +453,9 @@ def _rewrite(block: Block, graph: _Graph, ids: list[int], events: _Events) -> No
             if u == ENTRY:
                 rec = stream.RecordOp(list(block.args))
                 rec.attributes[stream.ID] = stream.StreamIdAttr(0)
+                parent = block.parent_op()
+                if parent is not None:
+                    rec.location = parent.location
                 Rewriter.insert_op(rec, InsertPoint.at_start(block))
             else:
                 producer = graph.ops[u]
