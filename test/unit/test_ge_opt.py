@@ -234,14 +234,15 @@ def test_output_is_identical_across_hash_seeds():
     for seed in ("1", "2"):
         env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=ROOT)
         proc = subprocess.run(
-            [sys.executable, "-m", "ge_dialect.tools.ge_opt", EXAMPLE, "-p", "canonicalize,cse", "--print-op-generic"],
+            [sys.executable, "-m", "ge_dialect.tools.ge_opt", EXAMPLE, "-p", "canonicalize,cse",
+             "--fuse", "--to-nc1hwc0", "--assign-streams=mode=auto", "--print-op-generic"],
             capture_output=True,
             env=env,
             check=True,
         )
         outputs.append(proc.stdout)
     assert outputs[0] == outputs[1]
-    assert b'"ge.conv2d"' in outputs[0]
+    assert b'"ge.fused_conv2d"' in outputs[0] and b"stream.id" in outputs[0]
 
 
 def test_empty_and_comment_only_input_is_an_empty_module(capsys, tmp_path):
