@@ -27,7 +27,6 @@ the pass creates has C0 = 8).  An assigned module is refused.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
