@@ -17,6 +17,7 @@ was elided for reading (`#ge.elided`).
 
 from __future__ import annotations
 
+import abc
 import math
 from collections.abc import Callable, Sequence
 from typing import ClassVar, cast
@@ -295,11 +296,6 @@ def with_format(t: TensorType, fmt: Format | str, c0: int = 0, groups: int = 1) 
     if c0 and c0 == layout.default_c0(itemsize(t.element_type)):
         c0 = 0
     return TensorType(t.element_type, t.get_shape(), FormatAttr(fmt, c0, groups))
-
-
-def physical_type(t: TensorType) -> TensorType:
-    """The unencoded tensor type of `t`'s physical storage."""
-    return TensorType(t.element_type, physical_shape(t))
 
 
 def to_logical(t: TensorType, physical: np.ndarray) -> np.ndarray:
@@ -1185,8 +1181,9 @@ class _FoldsConstants(HasFolderInterface):
     `FOLD_LIMIT` elements; the `ge` dialect materialises the result as a `ge.const`.
     """
 
+    @abc.abstractmethod
     def compute(self, logical: np.ndarray) -> np.ndarray:
-        raise NotImplementedError
+        """The op applied to the logical array of its constant operand."""
 
     def fold(self) -> Sequence[SSAValue | Attribute] | None:
         source = self.operands[0].owner

@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
 from xdsl.ir import Operation
 
 from ge_dialect import ge
-from ge_dialect.diagnostics import GeError, op_error
+from ge_dialect.diagnostics import op_error
 
 _DATA_DIRS: weakref.WeakKeyDictionary[Operation, str] = weakref.WeakKeyDictionary()
 
@@ -174,7 +174,6 @@ def has_elided(module: Operation) -> ge.ConstOp | None:
 
 
 __all__ = [
-    "GeError",
     "const_array",
     "const_logical",
     "data_dir",

@@ -78,6 +78,7 @@ class GeOptMain(xDSLOptMain):
     version_format = f"ge-opt {__version__} (xdsl {{xdsl_version}})"
 
     def __init__(self, args: Sequence[str] | None = None):
+        self._argv = None if args is None else list(args)
         argv = list(sys.argv[1:] if args is None else args)
         self.pass_flags, rest = split_pass_flags(argv, list(_pass_registry()))
         self.diagnostics: list[str] = []
@@ -129,10 +130,12 @@ class GeOptMain(xDSLOptMain):
             metavar="FILE",
             help="the external data file (default: the -o file with .weights appended)",
         )
+        if not {"-h", "--help"} & set(sys.argv[1:] if self._argv is None else self._argv):
+            return  # pass flags are split off before argparse; they are listed for --help only
         group = arg_parser.add_argument_group(
             "passes (--<pass>[=<options>], run after -p in command-line order)"
         )
-        for name, factory in self.available_passes.items():
+        for name, factory in self.available_passes.items():  # imports each pass module
             doc = (factory().__doc__ or "").strip().split("\n")[0]
             group.add_argument(f"--{name}", action="store_true", help=doc)
 

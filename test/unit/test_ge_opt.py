@@ -324,3 +324,12 @@ def test_bad_pass_option_values_exit_2(capsys, tmp_path, flag, message):
     code, out, err = run(capsys, [path, flag])
     assert (code, out) == (2, "")
     assert err == message + "\n"
+
+
+def test_help_lists_the_pass_flags(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    for flag in ("--fuse", "--to-nc1hwc0", "--assign-streams", "--canonicalize"):
+        assert flag in out
