@@ -19,21 +19,16 @@ heap, so they grow with the module and hide whether the pass itself scales linea
 from __future__ import annotations
 
 import argparse
-import gc
-import os
-import sys
-import time
 from collections import Counter
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import numpy as np
+from timer import measure, stopwatch
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.transforms.canonicalize import CanonicalizePass
 
-import numpy as np  # noqa: E402
-from xdsl.dialects.builtin import ModuleOp  # noqa: E402
-from xdsl.transforms.canonicalize import CanonicalizePass  # noqa: E402
-
-from ge_dialect.builder import GraphBuilder, Tensor  # noqa: E402
-from ge_dialect.dialects import make_context  # noqa: E402
-from transforms.fuse import FusePass  # noqa: E402
+from ge_dialect.builder import GraphBuilder, Tensor
+from ge_dialect.dialects import make_context
+from transforms.fuse import FusePass
 
 BLOCK_OPS = 17  # 2 weights + 8 BN parameters + conv, bn, relu, conv, bn, add, relu
 STEM_OPS = 8
@@ -51,7 +46,8 @@ def generate(n_ops: int, channels: int, hw: int, seed: int = 0) -> tuple[ModuleO
         y = b.conv2d(x, w, pads=(1, 1, 1, 1))
         params = [rng.uniform(0.5, 1.5, c), rng.uniform(-0.5, 0.5, c),
                   rng.uniform(-0.3, 0.3, c), rng.uniform(0.1, 10.0, c)]
-        return b.batch_norm(y, *(b.const(p.astype(np.float32)) for p in params))
+        scale, offset, mean, variance = (b.const(p.astype(np.float32)) for p in params)
+        return b.batch_norm(y, scale, offset, mean, variance)
 
     x = b.input("x", [1, c, hw, hw])
     y = b.relu(conv_bn(x))
@@ -70,33 +66,19 @@ def counts_str(c: Counter[str]) -> str:
     return ", ".join(f"{name} {n}" for name, n in sorted(c.items()))
 
 
-def best(fn, module: ModuleOp, repeat: int, collect: bool = True) -> tuple[float, ModuleOp]:
-    """The best time of `fn(copy)` over `repeat` fresh copies (copying is not timed);
-    `collect=False` disables Python's cyclic GC while timing."""
-    times, result = [], module
-    for _ in range(repeat):
-        copy = module.clone()
-        gc.collect()
-        if not collect:
-            gc.disable()
-        start = time.perf_counter()
-        fn(copy)
-        times.append(time.perf_counter() - start)
-        gc.enable()
-        result = copy
-    return min(times), result
-
-
 def run(n_ops: int, repeat: int, channels: int, hw: int) -> None:
-    start = time.perf_counter()
-    module, blocks = generate(n_ops, channels, hw)
-    t_build = time.perf_counter() - start
+    with stopwatch() as build:
+        module, blocks = generate(n_ops, channels, hw)
+    t_build = build.seconds
     before = counts(module)
     n = sum(before.values())
     ctx = make_context()
-    t_fuse, fused = best(lambda m: FusePass().apply(ctx, m), module, repeat)
-    t_canon, canon = best(lambda m: CanonicalizePass().apply(ctx, m), module, repeat)
-    t_fuse_nogc, _ = best(lambda m: FusePass().apply(ctx, m), module, repeat, collect=False)
+    # each run on a fresh copy of the module (copying is not timed)
+    t_fuse, fused = measure(lambda m: FusePass().apply(ctx, m), repeat, setup=module.clone)
+    t_canon, canon = measure(lambda m: CanonicalizePass().apply(ctx, m), repeat,
+                             setup=module.clone)
+    t_fuse_nogc, _ = measure(lambda m: FusePass().apply(ctx, m), repeat, setup=module.clone,
+                             gc_enabled=False)
     weights = before["ge.conv2d"]
     print(f"{n} ge ops ({blocks} residual blocks, activations 1x{channels}x{hw}x{hw}, {weights} "
           f"weights {channels}x{channels}x3x3 f32; built and verified in {t_build:.2f} s)")

@@ -23,23 +23,20 @@ concat whose first input (8 channels) is not C0-aligned, which keeps it in NCHW.
 from __future__ import annotations
 
 import argparse
-import os
-import sys
-import time
 from collections import Counter
+from typing import Literal
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import numpy as np
+from timer import measure
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.transforms.canonicalize import CanonicalizePass
 
-import numpy as np  # noqa: E402
-from xdsl.dialects import func  # noqa: E402
-from xdsl.dialects.builtin import ModuleOp, TensorType  # noqa: E402
-from xdsl.ir import Block, Operation, SSAValue  # noqa: E402
-from xdsl.transforms.canonicalize import CanonicalizePass  # noqa: E402
-
-from ge_dialect import ge  # noqa: E402
-from ge_dialect.builder import GraphBuilder  # noqa: E402
-from ge_dialect.dialects import make_context  # noqa: E402
-from transforms.layout import ToNC1HWC0Pass  # noqa: E402
+from ge_dialect import ge
+from ge_dialect.builder import GraphBuilder
+from ge_dialect.dialects import make_context
+from transforms.to_nc1hwc0 import ToNC1HWC0Pass
 
 C, HW, DTYPE = 16, 14, np.float16
 
@@ -96,9 +93,11 @@ def _origin(value: SSAValue) -> SSAValue:
     return value
 
 
-def boundaries(module: ModuleOp) -> tuple[int, int, Counter]:
+def boundaries(module: ModuleOp) -> tuple[int, int, Counter[str]]:
     """(crossing def-use edges, values crossing, edge kinds) of a module after the pass."""
-    edges, crossing, kinds = 0, set(), Counter()
+    edges = 0
+    crossing: set[tuple[SSAValue, bool]] = set()
+    kinds: Counter[str] = Counter()
     for fn in module.ops:
         if not isinstance(fn, func.FuncOp):
             continue
@@ -130,25 +129,15 @@ def boundaries(module: ModuleOp) -> tuple[int, int, Counter]:
 # --------------------------------------------------------------------------------------
 
 
-def best(fn, module: ModuleOp, repeat: int) -> tuple[float, ModuleOp]:
-    """Best time of `fn(copy)` over `repeat` fresh copies of `module`, and the last copy."""
-    times, copy = [], module
-    for _ in range(repeat):
-        copy = module.clone()
-        start = time.perf_counter()
-        fn(copy)
-        times.append(time.perf_counter() - start)
-    return min(times), copy
-
-
-def run(n_ops: int, repeat: int, boundary: str) -> None:
+def run(n_ops: int, repeat: int, boundary: Literal["keep", "nc1hwc0"]) -> None:
     ctx = make_context()
     module = generate(n_ops)
     ops = [op for op in module.walk() if op.name.startswith("ge.")]
     n, n_const = len(ops), sum(isinstance(op, ge.ConstOp) for op in ops)
     layout = ToNC1HWC0Pass(boundary=boundary)
-    t_layout, result = best(lambda m: layout.apply(ctx, m), module, repeat)
-    t_canon, _ = best(lambda m: CanonicalizePass().apply(ctx, m), module, repeat)
+    # each run on a fresh copy of the module (copying is not timed)
+    t_layout, result = measure(lambda m: layout.apply(ctx, m), repeat, setup=module.clone)
+    t_canon, _ = measure(lambda m: CanonicalizePass().apply(ctx, m), repeat, setup=module.clone)
 
     after = [op for op in result.walk() if op.name.startswith("ge.")]
     n_trans = sum(isinstance(op, ge.TransDataOp) for op in after)

@@ -25,19 +25,17 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from timer import measure
+from xdsl.context import Context
+from xdsl.dialects.builtin import Builtin
+from xdsl.dialects.func import Func
+from xdsl.parser import Parser
+from xdsl.printer import Printer
 
-from xdsl.context import Context  # noqa: E402
-from xdsl.dialects.builtin import Builtin  # noqa: E402
-from xdsl.dialects.func import Func  # noqa: E402
-from xdsl.parser import Parser  # noqa: E402
-from xdsl.printer import Printer  # noqa: E402
-
-from ge_dialect.diagnostics import LocatingParser  # noqa: E402
-from ge_dialect.dialects import make_context  # noqa: E402
-from ge_dialect.verify import verify_module  # noqa: E402
+from ge_dialect.diagnostics import LocatingParser
+from ge_dialect.dialects import make_context
+from ge_dialect.verify import verify_module
 
 ACT = "tensor<1x64x28x28xf32>"
 ACT5 = "tensor<1x64x28x28xf32, #ge.format<NC1HWC0>>"
@@ -75,15 +73,6 @@ def alias_types(text: str) -> str:
     return header + pattern.sub(lambda m: aliases[m.group(0)], text)
 
 
-def best(fn, repeat: int) -> tuple[float, object]:
-    times, result = [], None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - start)
-    return min(times), result
-
-
 def xdsl_context() -> Context:
     ctx = Context(allow_unregistered=True)
     ctx.load_dialect(Builtin)
@@ -100,18 +89,21 @@ def print_op(op, generic: bool = False) -> str:
 def run(n_ops: int, repeat: int) -> None:
     text = generate(n_ops)
     ge_ctx = make_context()
-    t_parse, module = best(lambda: LocatingParser(ge_ctx, text, "bench.mlir").parse_module(), repeat)
-    t_verify, _ = best(lambda: verify_module(module), repeat)
-    t_print, printed = best(lambda: print_op(module), repeat)
+    t_parse, module = measure(lambda: LocatingParser(ge_ctx, text, "bench.mlir").parse_module(),
+                              repeat)
+    t_verify, _ = measure(lambda: verify_module(module), repeat)
+    t_print, printed = measure(lambda: print_op(module), repeat)
     generic = print_op(module, generic=True)
     n = sum(1 for op in module.walk() if op.name.startswith("ge."))
 
     x_ctx = xdsl_context()
-    t_xparse, xmodule = best(lambda: Parser(x_ctx, generic, "bench.mlir").parse_module(), repeat)
-    t_xprint, _ = best(lambda: print_op(xmodule, generic=True), repeat)
+    t_xparse, xmodule = measure(lambda: Parser(x_ctx, generic, "bench.mlir").parse_module(),
+                                repeat)
+    t_xprint, _ = measure(lambda: print_op(xmodule, generic=True), repeat)
 
     aliased = alias_types(text)
-    t_alias, amodule = best(lambda: LocatingParser(ge_ctx, aliased, "bench.mlir").parse_module(), repeat)
+    t_alias, amodule = measure(
+        lambda: LocatingParser(ge_ctx, aliased, "bench.mlir").parse_module(), repeat)
     assert print_op(amodule) == printed, "aliased text parses to a different module"
 
     ours = t_parse + t_verify + t_print
@@ -119,21 +111,26 @@ def run(n_ops: int, repeat: int) -> None:
     print(f"{n} ge ops ({len(text) / 1e6:.2f} MB custom, {len(generic) / 1e6:.2f} MB generic)")
     print(f"  ge-opt   parse {t_parse:7.3f} s  verify {t_verify:7.3f} s  print {t_print:7.3f} s"
           f"  total {ours:7.3f} s  ({n / ours:,.0f} ops/s)")
-    print(f"  xDSL     parse {t_xparse:7.3f} s  (generic, unregistered)      print {t_xprint:7.3f} s"
-          f"  total {base:7.3f} s")
+    print(f"  xDSL     parse {t_xparse:7.3f} s  (generic, unregistered)      "
+          f"print {t_xprint:7.3f} s  total {base:7.3f} s")
     print(f"  ratio    ge-opt / xDSL = {ours / base:.2f}x")
-    print(f"  aliases  parse {t_alias:7.3f} s vs {t_parse:.3f} s without: {t_parse / t_alias:.2f}x faster")
-    xdsl_opt = shutil.which("xdsl-opt", path=os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
+    print(f"  aliases  parse {t_alias:7.3f} s vs {t_parse:.3f} s without: "
+          f"{t_parse / t_alias:.2f}x faster")
+    xdsl_opt = shutil.which(
+        "xdsl-opt", path=os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
     if xdsl_opt:
         with tempfile.TemporaryDirectory() as tmp:
             custom, generic_path = os.path.join(tmp, "g.mlir"), os.path.join(tmp, "generic.mlir")
-            open(custom, "w").write(text)
-            open(generic_path, "w").write(generic)
+            with open(custom, "w") as f:
+                f.write(text)
+            with open(generic_path, "w") as f:
+                f.write(generic)
             ge_opt = [sys.executable, "-m", "ge_dialect.tools.ge_opt", custom]
             x_opt = [xdsl_opt, "--allow-unregistered-dialect", generic_path]
-            env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-            t_ge, _ = best(lambda: subprocess.run(ge_opt, env=env, check=True, capture_output=True), repeat)
-            t_x, _ = best(lambda: subprocess.run(x_opt, check=True, capture_output=True), repeat)
+            t_ge, _ = measure(lambda: subprocess.run(ge_opt, check=True, capture_output=True),
+                              repeat)
+            t_x, _ = measure(lambda: subprocess.run(x_opt, check=True, capture_output=True),
+                             repeat)
         print(f"  CLI      ge-opt {t_ge:7.3f} s  xdsl-opt {t_x:7.3f} s  ratio {t_ge / t_x:.2f}x")
 
 

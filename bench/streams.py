@@ -29,24 +29,21 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import random
-import sys
-import time
 from collections import Counter
+from typing import Literal
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import numpy as np
+from timer import measure
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.transforms.canonicalize import CanonicalizePass
 
-import numpy as np  # noqa: E402
-from xdsl.dialects import func  # noqa: E402
-from xdsl.dialects.builtin import ModuleOp  # noqa: E402
-from xdsl.ir import Block, Operation, SSAValue  # noqa: E402
-from xdsl.transforms.canonicalize import CanonicalizePass  # noqa: E402
-
-from ge_dialect import ge, stream  # noqa: E402
-from ge_dialect.builder import GraphBuilder, Tensor  # noqa: E402
-from ge_dialect.dialects import make_context  # noqa: E402
-from transforms.assign_streams import AssignStreamsPass  # noqa: E402
+from ge_dialect import ge, stream
+from ge_dialect.builder import GraphBuilder, Tensor
+from ge_dialect.dialects import make_context
+from transforms.assign_streams import AssignStreamsPass
 
 D = 16
 N_LABELS = 4
@@ -128,7 +125,8 @@ def dependencies(module: ModuleOp) -> tuple[list[str], list[list[int]], bool]:
             sources[value] = found
         return sources[value]
 
-    names, preds = [], []
+    names: list[str] = []
+    preds: list[list[int]] = []
     for op in block.ops:
         if isinstance(op, ge.ConstOp | stream.WaitTensorOp):
             continue
@@ -141,15 +139,24 @@ def dependencies(module: ModuleOp) -> tuple[list[str], list[list[int]], bool]:
 def assignment(module: ModuleOp) -> tuple[list[str], list[int], int]:
     """From the result: names and stream ids of the compute ops in block order (the return
     on stream 0), and the number of kept waits."""
-    names, ids, waits = [], [], 0
+    names: list[str] = []
+    ids: list[int] = []
+    waits = 0
     for op in function_block(module).ops:
         if isinstance(op, stream.WaitOp):
             waits += 1
         if isinstance(op, ge.ConstOp | stream.RecordOp | stream.WaitOp):
             continue
         names.append(op.name)
-        ids.append(0 if isinstance(op, func.ReturnOp) else stream.stream_of(op))
+        sid = 0 if isinstance(op, func.ReturnOp) else stream.stream_of(op)
+        assert sid is not None, f"{op.name} has no stream after assign-streams"
+        ids.append(sid)
     return names, ids, waits
+
+
+def node_stream(u: int, ids: list[int]) -> int:
+    """The stream of node `u` (ENTRY, the function entry, is on stream 0)."""
+    return 0 if u == ENTRY else ids[u]
 
 
 def cross_edges(preds: list[list[int]], ids: list[int], has_args: bool) -> list[tuple[int, int]]:
@@ -162,7 +169,6 @@ def cross_edges(preds: list[list[int]], ids: list[int], has_args: bool) -> list[
     for v, s in enumerate(ids[:-1]):
         first.setdefault(s, v)
         last[s] = v
-    stream_of = lambda u: 0 if u == ENTRY else ids[u]  # noqa: E731
     edges = []
     for v, ps in enumerate(preds):
         extra = []
@@ -171,14 +177,13 @@ def cross_edges(preds: list[list[int]], ids: list[int], has_args: bool) -> list[
         if v == exit_node:
             extra = [last[s] for s in sorted(last) if s != 0]
         for u in dict.fromkeys(ps + extra):
-            if stream_of(u) != ids[v]:
+            if node_stream(u, ids) != ids[v]:
                 edges.append((u, v))
     return edges
 
 
 def ge_rules(edges: list[tuple[int, int]], ids: list[int]) -> int:
     """GE's OptimizeBySendEvents then OptimizeByRecvEvents."""
-    stream_of = lambda u: 0 if u == ENTRY else ids[u]  # noqa: E731
     # by send: per receiving stream, a sender that already sent to an earlier node of that
     # stream drops its later events (edges are sorted by receiver, i.e. in stream order)
     sent: set[tuple[int, int]] = set()
@@ -191,18 +196,17 @@ def ge_rules(edges: list[tuple[int, int]], ids: list[int]) -> int:
     # by recv: per sending stream, a receiver keeps only the latest sender of that stream
     latest: dict[tuple[int, int], int] = {}
     for u, v in kept:
-        key = (v, stream_of(u))
+        key = (v, node_stream(u, ids))
         latest[key] = max(latest.get(key, ENTRY - 1), u)
     return len(latest)
 
 
 def xla_rule(edges: list[tuple[int, int]], ids: list[int]) -> int:
     """XLA's last_dependency[dst stream][src stream] watermark, consumers in total order."""
-    stream_of = lambda u: 0 if u == ENTRY else ids[u]  # noqa: E731
     last_dependency: dict[tuple[int, int], int] = {}
     kept = 0
     for u, v in edges:  # already by consumer, sources in operand order
-        key = (ids[v], stream_of(u))
+        key = (ids[v], node_stream(u, ids))
         if u <= last_dependency.get(key, ENTRY - 1):
             continue
         last_dependency[key] = u
@@ -215,22 +219,14 @@ def xla_rule(edges: list[tuple[int, int]], ids: list[int]) -> int:
 # ------------------------------------------------------------------------------------------
 
 
-def best(fn, copies: list[ModuleOp]) -> float:
-    times = []
-    for module in copies:
-        start = time.perf_counter()
-        fn(module)
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
-def run(n_ops: int, mode: str, repeat: int) -> None:
+def run(n_ops: int, mode: Literal["labels", "auto", "single"], repeat: int) -> None:
     module = generate(n_ops, labelled=(mode == "labels"))
     n = sum(1 for op in module.walk() if op.name.startswith("ge.") and op.name != "ge.const")
     ctx = make_context()
     assign = AssignStreamsPass(mode=mode)
-    t_assign = best(lambda m: assign.apply(ctx, m), [module.clone() for _ in range(repeat)])
-    t_canon = best(lambda m: CanonicalizePass().apply(ctx, m), [module.clone() for _ in range(repeat)])
+    # each run on a fresh copy of the module (copying is not timed)
+    t_assign, _ = measure(lambda m: assign.apply(ctx, m), repeat, setup=module.clone)
+    t_canon, _ = measure(lambda m: CanonicalizePass().apply(ctx, m), repeat, setup=module.clone)
 
     names_in, preds, has_args = dependencies(module.clone())
     result = module.clone()
@@ -255,7 +251,8 @@ def run(n_ops: int, mode: str, repeat: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
-    parser.add_argument("--modes", nargs="+", default=["auto", "labels"])
+    parser.add_argument("--modes", nargs="+", default=["auto", "labels"],
+                        choices=["auto", "labels", "single"])
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     for size in args.sizes:

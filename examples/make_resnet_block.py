@@ -6,7 +6,6 @@ Run `python examples/make_resnet_block.py` to regenerate it (the output is deter
 """
 
 import os
-import sys
 
 import numpy as np
 from xdsl.builder import ImplicitBuilder
@@ -14,9 +13,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType, f32
 from xdsl.printer import Printer
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from ge_dialect import ge  # noqa: E402
+from ge_dialect import ge
 
 C, H, W = 8, 8, 8
 

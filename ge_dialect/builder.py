@@ -32,56 +32,27 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
     FunctionType,
-    IntegerType,
     ModuleOp,
-    Signedness,
     StringAttr,
     TensorType,
-    f16,
-    f32,
-    i1,
-    i8,
-    i32,
-    i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from ge_dialect import ge, stream
 from ge_dialect.diagnostics import GeError
+from ge_dialect.utils import dtypes, shapes
 
 NAME = "ge.name"
 """The argument/result attribute holding a graph input's or output's name."""
 
-ELEMENT_TYPES: dict[str, Attribute] = {
-    "f32": f32,
-    "f16": f16,
-    "i8": i8,
-    "ui8": IntegerType(8, Signedness.UNSIGNED),
-    "i32": i32,
-    "i64": i64,
-    "i1": i1,
-}
-_NUMPY_TO_MLIR = {
-    np.dtype(np.float32): "f32",
-    np.dtype(np.float16): "f16",
-    np.dtype(np.int8): "i8",
-    np.dtype(np.uint8): "ui8",
-    np.dtype(np.int32): "i32",
-    np.dtype(np.int64): "i64",
-    np.dtype(np.bool_): "i1",
-}
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
 
 
 def element_type(dtype: str | np.dtype | type | Attribute) -> Attribute:
     """`"f32"`, a numpy dtype, or an MLIR element type -> the MLIR element type."""
-    if isinstance(dtype, Attribute):
-        return dtype
-    if isinstance(dtype, str) and dtype in ELEMENT_TYPES:
-        return ELEMENT_TYPES[dtype]
     try:
-        return ELEMENT_TYPES[_NUMPY_TO_MLIR[np.dtype(dtype)]]
-    except (TypeError, KeyError):
+        return dtypes.element_type(dtype, dtypes.GRAPH_TYPES)
+    except ValueError:
         raise GeError(f"error: unsupported element type {dtype!r}") from None
 
 
@@ -154,8 +125,14 @@ class GraphBuilder:
 
     # ---- inputs, constants, scopes ---------------------------------------------------------
 
-    def input(self, name: str, shape: Sequence[int], dtype: str | np.dtype | Attribute = "f32",
-              format: str | None = None, c0: int = 0) -> Tensor:
+    def input(
+        self,
+        name: str,
+        shape: Sequence[int],
+        dtype: str | np.dtype | Attribute = "f32",
+        format: str | None = None,
+        c0: int = 0,
+    ) -> Tensor:
         """A function argument called `name`."""
         t = TensorType(element_type(dtype), list(shape))
         if format is not None:
@@ -165,21 +142,31 @@ class GraphBuilder:
         self._inputs.append((name, t))
         return Tensor(self, arg, name)
 
-    def const(self, array: np.ndarray | float | Sequence[float], dtype: str | np.dtype | None = None,
-              format: str | None = None, c0: int = 0, groups: int = 1, name: str | None = None) -> Tensor:
+    def const(
+        self,
+        array: np.ndarray | float | Sequence[float],
+        dtype: str | np.dtype | None = None,
+        format: str | None = None,
+        c0: int = 0,
+        groups: int = 1,
+        name: str | None = None,
+    ) -> Tensor:
         """A constant holding the logical array `array` (stored physically for `format`)."""
-        array = np.asarray(array) if dtype is None else np.asarray(array, dtype=np.dtype(
-            dtype if not isinstance(dtype, str) or dtype not in ELEMENT_TYPES
-            else ge.np_dtype(ELEMENT_TYPES[dtype])
-        ))
+        if dtype is not None:
+            named = isinstance(dtype, str) and dtype in dtypes.GRAPH_TYPES
+            array = np.asarray(
+                array, dtype=dtypes.np_dtype(element_type(dtype)) if named else np.dtype(dtype)
+            )
+        array = np.asarray(array)
         t = TensorType(element_type(array.dtype), array.shape)
         if format is not None:
             t = ge.with_format(t, format, c0, groups)
         return self._emit(ge.ConstOp.from_numpy(array, t), name)
 
     @contextlib.contextmanager
-    def stream_switch(self, stream_tag: str, stream_priority: int = 0,
-                      enable_inner_parallel: bool = True) -> Iterator[None]:
+    def stream_switch(
+        self, stream_tag: str, stream_priority: int = 0, enable_inner_parallel: bool = True
+    ) -> Iterator[None]:
         """TorchAir's `npu_stream_switch`: label every op built inside with `stream_tag`."""
         self.enter_stream(stream_tag, stream_priority, enable_inner_parallel)
         try:
@@ -187,10 +174,12 @@ class GraphBuilder:
         finally:
             self.exit_stream()
 
-    def enter_stream(self, stream_tag: str, stream_priority: int = 0,
-                     enable_inner_parallel: bool = True) -> None:
-        self._scopes.append(stream.LabelAttr(str(stream_tag), int(stream_priority),
-                                             bool(enable_inner_parallel)))
+    def enter_stream(
+        self, stream_tag: str, stream_priority: int = 0, enable_inner_parallel: bool = True
+    ) -> None:
+        self._scopes.append(
+            stream.LabelAttr(str(stream_tag), int(stream_priority), bool(enable_inner_parallel))
+        )
 
     def exit_stream(self) -> None:
         if not self._scopes:
@@ -209,24 +198,68 @@ class GraphBuilder:
 
     # ---- ops ----------------------------------------------------------------------------------
 
-    def conv2d(self, x: Tensor, w: Tensor, bias: Tensor | None = None, strides=(1, 1),
-               pads=(0, 0, 0, 0), dilations=(1, 1), groups: int = 1, name: str | None = None) -> Tensor:
+    def conv2d(
+        self,
+        x: Tensor,
+        w: Tensor,
+        bias: Tensor | None = None,
+        strides=(1, 1),
+        pads=(0, 0, 0, 0),
+        dilations=(1, 1),
+        groups: int = 1,
+        name: str | None = None,
+    ) -> Tensor:
         t = self._conv_type(x, w, strides, pads, dilations)
-        return self._emit(ge.Conv2DOp(x.value, w.value, _v(bias), t, strides, pads, dilations,
-                                      groups), name)
+        return self._emit(
+            ge.Conv2DOp(x.value, w.value, _v(bias), t, strides, pads, dilations, groups), name
+        )
 
-    def fused_conv2d(self, x: Tensor, w: Tensor, bias: Tensor | None = None,
-                     residual: Tensor | None = None, activation: str = "none",
-                     alpha: float | None = None, strides=(1, 1), pads=(0, 0, 0, 0),
-                     dilations=(1, 1), groups: int = 1, name: str | None = None) -> Tensor:
+    def fused_conv2d(
+        self,
+        x: Tensor,
+        w: Tensor,
+        bias: Tensor | None = None,
+        residual: Tensor | None = None,
+        activation: str = "none",
+        alpha: float | None = None,
+        strides=(1, 1),
+        pads=(0, 0, 0, 0),
+        dilations=(1, 1),
+        groups: int = 1,
+        name: str | None = None,
+    ) -> Tensor:
         t = self._conv_type(x, w, strides, pads, dilations)
-        return self._emit(ge.FusedConv2DOp(x.value, w.value, _v(bias), _v(residual), t, activation,
-                                           alpha, strides, pads, dilations, groups), name)
+        return self._emit(
+            ge.FusedConv2DOp(
+                x.value,
+                w.value,
+                _v(bias),
+                _v(residual),
+                t,
+                activation,
+                alpha,
+                strides,
+                pads,
+                dilations,
+                groups,
+            ),
+            name,
+        )
 
-    def batch_norm(self, x: Tensor, scale: Tensor, offset: Tensor, mean: Tensor, variance: Tensor,
-                   epsilon: float = 1e-5, name: str | None = None) -> Tensor:
-        return self._emit(ge.BatchNormOp(x.value, scale.value, offset.value, mean.value,
-                                         variance.value, epsilon), name)
+    def batch_norm(
+        self,
+        x: Tensor,
+        scale: Tensor,
+        offset: Tensor,
+        mean: Tensor,
+        variance: Tensor,
+        epsilon: float = 1e-5,
+        name: str | None = None,
+    ) -> Tensor:
+        return self._emit(
+            ge.BatchNormOp(x.value, scale.value, offset.value, mean.value, variance.value, epsilon),
+            name,
+        )
 
     def relu(self, x: Tensor, name: str | None = None) -> Tensor:
         return self._emit(ge.ReluOp(x.value), name)
@@ -258,8 +291,15 @@ class GraphBuilder:
     def mul(self, a: Tensor, b: Tensor, name: str | None = None) -> Tensor:
         return self._emit(ge.MulOp(a.value, b.value, self._broadcast_type(a, b)), name)
 
-    def matmul(self, a: Tensor, b: Tensor, bias: Tensor | None = None, transpose_a: bool = False,
-               transpose_b: bool = False, name: str | None = None) -> Tensor:
+    def matmul(
+        self,
+        a: Tensor,
+        b: Tensor,
+        bias: Tensor | None = None,
+        transpose_a: bool = False,
+        transpose_b: bool = False,
+        name: str | None = None,
+    ) -> Tensor:
         sa, sb = list(a.shape), list(b.shape)
         if len(sa) < 2 or len(sb) < 2:
             raise GeError(f"error: matmul needs operands of rank >= 2, got {a.type} and {b.type}")
@@ -268,25 +308,44 @@ class GraphBuilder:
         if transpose_b:
             sb[-2], sb[-1] = sb[-1], sb[-2]
         if sa[-1] != sb[-2]:
-            raise GeError(f"error: matmul contraction dims differ: {list(a.shape)} x {list(b.shape)}"
-                          f" (transpose_a={transpose_a}, transpose_b={transpose_b})")
-        batch = ge.broadcast_shape(sa[:-2], sb[:-2])
+            raise GeError(
+                f"error: matmul contraction dims differ: {list(a.shape)} x {list(b.shape)}"
+                f" (transpose_a={transpose_a}, transpose_b={transpose_b})"
+            )
+        batch = shapes.broadcast_shape(sa[:-2], sb[:-2])
         if batch is None:
             raise GeError(f"error: matmul batch dims {sa[:-2]} and {sb[:-2]} do not broadcast")
         t = TensorType(a.element_type, [*batch, sa[-2], sb[-1]])
-        return self._emit(ge.MatMulOp(a.value, b.value, _v(bias), t, transpose_a, transpose_b), name)
+        return self._emit(
+            ge.MatMulOp(a.value, b.value, _v(bias), t, transpose_a, transpose_b), name
+        )
 
-    def max_pool(self, x: Tensor, kernel: Sequence[int], strides=(1, 1), pads=(0, 0, 0, 0),
-                 ceil_mode: bool = False, name: str | None = None) -> Tensor:
+    def max_pool(
+        self,
+        x: Tensor,
+        kernel: Sequence[int],
+        strides=(1, 1),
+        pads=(0, 0, 0, 0),
+        ceil_mode: bool = False,
+        name: str | None = None,
+    ) -> Tensor:
         t = self._pool_type(x, kernel, strides, pads, ceil_mode)
         return self._emit(ge.MaxPoolOp(x.value, t, kernel, strides, pads, ceil_mode), name)
 
-    def avg_pool(self, x: Tensor, kernel: Sequence[int], strides=(1, 1), pads=(0, 0, 0, 0),
-                 ceil_mode: bool = False, count_include_pad: bool = False,
-                 name: str | None = None) -> Tensor:
+    def avg_pool(
+        self,
+        x: Tensor,
+        kernel: Sequence[int],
+        strides=(1, 1),
+        pads=(0, 0, 0, 0),
+        ceil_mode: bool = False,
+        count_include_pad: bool = False,
+        name: str | None = None,
+    ) -> Tensor:
         t = self._pool_type(x, kernel, strides, pads, ceil_mode)
-        return self._emit(ge.AvgPoolOp(x.value, t, kernel, strides, pads, ceil_mode,
-                                       count_include_pad), name)
+        return self._emit(
+            ge.AvgPoolOp(x.value, t, kernel, strides, pads, ceil_mode, count_include_pad), name
+        )
 
     def global_avg_pool(self, x: Tensor, name: str | None = None) -> Tensor:
         n, c = x.shape[:2]
@@ -297,8 +356,9 @@ class GraphBuilder:
         axis = _axis(axis, len(first.shape))
         shape = list(first.shape)
         shape[axis] = sum(t.shape[axis] for t in inputs)
-        return self._emit(ge.ConcatOp([t.value for t in inputs], axis, _like(first.type, shape)),
-                          name)
+        return self._emit(
+            ge.ConcatOp([t.value for t in inputs], axis, _like(first.type, shape)), name
+        )
 
     def reshape(self, x: Tensor, shape: Sequence[int], name: str | None = None) -> Tensor:
         """Reshape to `shape`; one dim may be -1 (inferred)."""
@@ -332,24 +392,40 @@ class GraphBuilder:
         t = TensorType(element_type(dtype), x.shape, x.type.encoding)
         return self._emit(ge.CastOp(x.value, t), name)
 
-    def trans_data(self, x: Tensor, format: str, c0: int = 0, groups: int = 1,
-                   name: str | None = None) -> Tensor:
+    def trans_data(
+        self, x: Tensor, format: str, c0: int = 0, groups: int = 1, name: str | None = None
+    ) -> Tensor:
         return self._emit(ge.TransDataOp(x.value, ge.with_format(x.type, format, c0, groups)), name)
 
-    def hcom_all_reduce(self, x: Tensor, reduction: str = "sum", group: str = "hccl_world_group",
-                        rank_size: int = 1, name: str | None = None) -> Tensor:
+    def hcom_all_reduce(
+        self,
+        x: Tensor,
+        reduction: str = "sum",
+        group: str = "hccl_world_group",
+        rank_size: int = 1,
+        name: str | None = None,
+    ) -> Tensor:
         return self._emit(ge.HcomAllReduceOp(x.value, reduction, group, rank_size), name)
 
-    def hcom_all_gather(self, x: Tensor, group: str = "hccl_world_group", rank_size: int = 1,
-                        name: str | None = None) -> Tensor:
+    def hcom_all_gather(
+        self,
+        x: Tensor,
+        group: str = "hccl_world_group",
+        rank_size: int = 1,
+        name: str | None = None,
+    ) -> Tensor:
         shape = list(x.shape)
         shape[0] *= rank_size
         return self._emit(ge.HcomAllGatherOp(x.value, group, rank_size, _like(x.type, shape)), name)
 
     # ---- building -------------------------------------------------------------------------------
 
-    def build(self, outputs: Sequence[Tensor], output_names: Sequence[str] | None = None,
-              verify: bool = True) -> ModuleOp:
+    def build(
+        self,
+        outputs: Sequence[Tensor],
+        output_names: Sequence[str] | None = None,
+        verify: bool = True,
+    ) -> ModuleOp:
         """The module with one function returning `outputs`; verified unless `verify=False`.
 
         Output names default to the handles' names (`out0`, `out1`, ... when they have none).
@@ -361,9 +437,11 @@ class GraphBuilder:
                 f"error: {len(self._scopes)} npu_stream_switch scope(s) were not exited before "
                 "build()"
             )
-        names = list(output_names) if output_names is not None else [
-            t.name or f"out{i}" for i, t in enumerate(outputs)
-        ]
+        names = (
+            list(output_names)
+            if output_names is not None
+            else [t.name or f"out{i}" for i, t in enumerate(outputs)]
+        )
         if len(names) != len(outputs):
             raise GeError(f"error: {len(outputs)} outputs but {len(names)} output names")
         self.block.add_op(func.ReturnOp(*[t.value for t in outputs]))
@@ -398,7 +476,7 @@ class GraphBuilder:
         return Tensor(self, op.results[0], name)
 
     def _broadcast_type(self, a: Tensor, b: Tensor) -> TensorType:
-        shape = ge.broadcast_shape(a.shape, b.shape)
+        shape = shapes.broadcast_shape(a.shape, b.shape)
         if shape is None:
             raise GeError(f"error: shapes {list(a.shape)} and {list(b.shape)} do not broadcast")
         wide = a if len(a.shape) >= len(b.shape) else b
@@ -407,14 +485,14 @@ class GraphBuilder:
     def _conv_type(self, x: Tensor, w: Tensor, strides, pads, dilations) -> TensorType:
         n, _, h, wd = x.shape
         o, _, kh, kw = w.shape
-        ho = (h + pads[0] + pads[1] - dilations[0] * (kh - 1) - 1) // strides[0] + 1
-        wo = (wd + pads[2] + pads[3] - dilations[1] * (kw - 1) - 1) // strides[1] + 1
+        ho = shapes.conv_output_size(h, kh, strides[0], pads[0], pads[1], dilations[0])
+        wo = shapes.conv_output_size(wd, kw, strides[1], pads[2], pads[3], dilations[1])
         return _like(x.type, [n, o, ho, wo])
 
     def _pool_type(self, x: Tensor, kernel, strides, pads, ceil_mode) -> TensorType:
         n, c, h, w = x.shape
-        ho = ge.pool_output_size(h, kernel[0], strides[0], pads[0], pads[1], ceil_mode)
-        wo = ge.pool_output_size(w, kernel[1], strides[1], pads[2], pads[3], ceil_mode)
+        ho = shapes.pool_output_size(h, kernel[0], strides[0], pads[0], pads[1], ceil_mode)
+        wo = shapes.pool_output_size(w, kernel[1], strides[1], pads[2], pads[3], ceil_mode)
         return _like(x.type, [n, c, ho, wo])
 
 

@@ -21,9 +21,10 @@ import math
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from ge_dialect import ge
+from ge_dialect.utils import dtypes
 
 FRACTAL = 16
 """The cube unit's output tile edge (a block is one FRACTAL x FRACTAL output tile)."""
@@ -47,7 +48,13 @@ NO_COST = OpCost(0, 0, 0, "none", 0)
 def nbytes(t: Attribute) -> int:
     """Physical size in bytes of a value of type `t`."""
     assert isinstance(t, TensorType)
-    return math.prod(ge.physical_shape(t)) * ge.itemsize(t.element_type)
+    return math.prod(ge.physical_shape(t)) * dtypes.itemsize(t.element_type)
+
+
+def _shape(value: SSAValue) -> tuple[int, ...]:
+    t = value.type
+    assert isinstance(t, TensorType)
+    return tuple(t.get_shape())
 
 
 def _elements(t: Attribute) -> int:
@@ -107,16 +114,18 @@ def op_cost(op: Operation) -> OpCost:
     assert isinstance(out, TensorType)
     if isinstance(op, ge.Conv2DOp | ge.FusedConv2DOp):
         n, o, ho, wo = out.get_shape()
-        _, cg, kh, kw = op.filter.type.get_shape()  # type: ignore[union-attr]
+        _, cg, kh, kw = _shape(op.filter)
         m = n * ho * wo
         flops = 2 * m * o * cg * kh * kw
-        extras = (op.bias is not None) + (isinstance(op, ge.FusedConv2DOp) and op.residual is not None)
+        extras = (op.bias is not None) + (
+            isinstance(op, ge.FusedConv2DOp) and op.residual is not None
+        )
         if isinstance(op, ge.FusedConv2DOp):
             extras += _ACTIVATION_FLOPS[op.activation.data]
         return OpCost(flops + extras * m * o, bytes_in, bytes_out, "cube", _cube_blocks(m, o))
     if isinstance(op, ge.MatMulOp):
         shape = out.get_shape()
-        a = op.a.type.get_shape()  # type: ignore[union-attr]
+        a = _shape(op.a)
         k = a[-2] if op.transpose_a is not None else a[-1]
         batch = math.prod(shape[:-2])
         m, n = shape[-2], shape[-1]
@@ -125,7 +134,9 @@ def op_cost(op: Operation) -> OpCost:
     if isinstance(op, ge.MaxPoolOp | ge.AvgPoolOp):
         kh, kw = op.kernel.get_values()
         per_window = kh * kw - 1 + isinstance(op, ge.AvgPoolOp)  # compares / adds (+ divide)
-        return OpCost(_elements(out) * per_window, bytes_in, bytes_out, "vector", _vector_blocks(op))
+        return OpCost(
+            _elements(out) * per_window, bytes_in, bytes_out, "vector", _vector_blocks(op)
+        )
     if isinstance(op, ge.GlobalAvgPoolOp):
         return OpCost(_elements(op.input.type), bytes_in, bytes_out, "vector", _vector_blocks(op))
     if isinstance(op, ge.HcomAllReduceOp):

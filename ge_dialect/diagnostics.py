@@ -10,6 +10,9 @@ dominance.  This module adds both:
 - `check_dominance` rejects a use that its definition does not dominate.
 
 Every user-facing failure is raised as `GeError`, whose text is the finished diagnostic.
+`GeError` is an xDSL `DiagnosticException` and a parse error is a `LocatedParseError`
+(both an xDSL `ParseError` and a `GeError`), so xDSL's driver loop treats them as its own
+(`--verify-diagnostics`, `--parsing-diagnostics`).
 """
 
 from __future__ import annotations
@@ -18,21 +21,22 @@ import bisect
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     CallSiteLoc,
     FileLineColLoc,
     FusedLoc,
+    IntAttr,
     ModuleOp,
     NameLoc,
     StringAttr,
-    IntAttr,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
-from xdsl.parser import Parser
-from xdsl.utils.exceptions import ParseError, VerifyException
-from xdsl.utils.lexer import Span
+from xdsl.ir import Attribute, AttributeInvT, Block, Operation, SSAValue
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+from xdsl.utils.lexer import Input, Span
 
 
-class GeError(Exception):
+class GeError(DiagnosticException):
     """A user's mistake; `str(e)` is one finished diagnostic line (or a few, for notes)."""
 
 
@@ -51,6 +55,30 @@ def format_parse_error(e: ParseError, name: str, line_offset: int = 0) -> str:
     if not rest.strip():
         msg = f"unexpected end of input ({msg})"
     return f"{name}:{loc.line + line_offset}:{loc.col}: error: {msg}"
+
+
+class LocatedParseError(ParseError, GeError):
+    """A parse error whose `str()` is the finished one-line diagnostic `file:line:col: error: ...`.
+
+    It keeps xDSL's `span` and `msg`, so code that handles `ParseError` still works.
+    """
+
+    def __init__(self, span: Span[str] | Span[bytes], msg: str, diagnostic: str):
+        super().__init__(span, msg)
+        self.diagnostic = diagnostic
+
+    def __str__(self) -> str:
+        return self.diagnostic
+
+    @classmethod
+    def of(cls, e: ParseError, name: str, line_offset: int = 0) -> LocatedParseError:
+        """`e`, located in file `name` whose first `line_offset` lines precede the text."""
+        return cls(e.span, e.msg, format_parse_error(e, name, line_offset))
+
+    @classmethod
+    def unlocated(cls, diagnostic: str, name: str) -> LocatedParseError:
+        """An input that cannot be read as a whole (an ONNX model), as a parse error."""
+        return cls(Span(0, 0, Input("", name)), diagnostic, diagnostic)
 
 
 class LocatingParser(Parser):
@@ -98,7 +126,9 @@ class LocatingParser(Parser):
             self.raise_error(f"dimension {dim} is too large (at most 2^63 - 1)", start)
         return dim
 
-    def resolve_operand(self, operand, type):  # type: ignore[override]
+    def resolve_operand(
+        self, operand: UnresolvedOperand, type: AttributeInvT
+    ) -> SSAValue[AttributeInvT]:
         name = operand.operand_name
         if name not in self.ssa_values and name not in self._first_forward_use:
             self._first_forward_use[name] = operand.span
@@ -111,7 +141,7 @@ class LocatingParser(Parser):
             if e.msg.startswith("values used but not defined") and self.forward_ssa_references:
                 name = next(iter(self.forward_ssa_references))
                 span = self._first_forward_use.get(name, e.span)
-                self.raise_error(f"use of undefined value '%{name}'", span)
+                raise ParseError(span, f"use of undefined value '%{name}'") from None
             raise
         except RecursionError:
             tok = self._current_token.span
@@ -129,8 +159,8 @@ def location_str(loc: Attribute | None, fallback: str = "<unknown>") -> str:
     if isinstance(loc, NameLoc):
         inner = location_str(loc.location, "")
         return inner or f"{fallback} ({loc.desc.data})"
-    if isinstance(loc, FusedLoc):
-        for inner in loc.locations:
+    if isinstance(loc, FusedLoc) and isinstance(loc.locations, ArrayAttr):
+        for inner in loc.locations.data:
             text = location_str(inner, "")
             if text:
                 return text
@@ -151,9 +181,8 @@ def verify_located(module: Operation, fallback: str = "<unknown>") -> None:
         try:
             op.verify(verify_nested_ops=False)
         except VerifyException as e:
-            message = str(e).strip()
-            # xDSL prefixes constraint failures with the op; keep only the message itself.
-            message = message.replace("\n", " ")
+            # One line: some of xDSL's messages span several.
+            message = str(e).strip().replace("\n", " ")
             raise op_error(op, message, fallback) from None
 
 
@@ -176,9 +205,7 @@ def check_dominance(module: Operation, fallback: str = "<unknown>") -> None:
                     where = ""
                     if isinstance(owner, Operation):
                         where = f" (defined by '{owner.name}' at {location_str(owner.location)})"
-                    raise op_error(
-                        op, f"operand #{i} does not dominate this use{where}", fallback
-                    )
+                    raise op_error(op, f"operand #{i} does not dominate this use{where}", fallback)
             for region in op.regions:
                 for inner in region.blocks:
                     walk_block(inner)

@@ -21,15 +21,15 @@ def _func() -> Dialect:
 
 
 def _ge() -> Dialect:
-    from ge_dialect.ge import GE
+    from ge_dialect.ge import Ge
 
-    return GE
+    return Ge
 
 
 def _stream() -> Dialect:
-    from ge_dialect.stream import STREAM
+    from ge_dialect.stream import Stream
 
-    return STREAM
+    return Stream
 
 
 def _test() -> Dialect:

@@ -26,7 +26,7 @@ from xdsl.ir import Operation, SSAValue
 
 from ge_dialect import ge, stream
 from ge_dialect.diagnostics import GeError
-from ge_dialect.weights import const_array
+from ge_dialect.utils import dtypes, shapes
 
 
 def _logical(value: SSAValue, physical: np.ndarray) -> np.ndarray:
@@ -39,10 +39,12 @@ def _result(op: Operation, logical: np.ndarray, index: int = 0) -> np.ndarray:
     """Rounds once to the result dtype and lays the result out physically."""
     t = op.results[index].type
     assert isinstance(t, TensorType)
-    dtype = ge.np_dtype(t.element_type)
+    dtype = dtypes.np_dtype(t.element_type)
     if np.issubdtype(dtype, np.integer):
         info = np.iinfo(dtype)
-        logical = np.clip(np.rint(logical) if logical.dtype.kind == "f" else logical, info.min, info.max)
+        logical = np.clip(
+            np.rint(logical) if logical.dtype.kind == "f" else logical, info.min, info.max
+        )
     with np.errstate(over="ignore"):  # f32 -> f16 overflow rounds to inf, as it should
         return ge.to_physical(t, np.asarray(logical).astype(dtype))
 
@@ -75,8 +77,8 @@ def conv2d_reference(
     dh, dw = dilations
     top, bottom, left, right = pads
     xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (top, bottom), (left, right)))
-    ho = (h + top + bottom - dh * (kh - 1) - 1) // sh + 1
-    wo = (wd + left + right - dw * (kw - 1) - 1) // sw + 1
+    ho = shapes.conv_output_size(h, kh, sh, top, bottom, dh)
+    wo = shapes.conv_output_size(wd, kw, sw, left, right, dw)
     og = o // groups
     xg = xp.reshape(n, groups, cg, xp.shape[2], xp.shape[3])
     wg = w.astype(np.float64).reshape(groups, og, cg, kh, kw)
@@ -107,8 +109,8 @@ def pool2d_reference(
     kh, kw = kernel
     sh, sw = strides
     top, bottom, left, right = pads
-    ho = ge.pool_output_size(h, kh, sh, top, bottom, ceil_mode)
-    wo = ge.pool_output_size(w, kw, sw, left, right, ceil_mode)
+    ho = shapes.pool_output_size(h, kh, sh, top, bottom, ceil_mode)
+    wo = shapes.pool_output_size(w, kw, sw, left, right, ceil_mode)
     over_h = max(0, (ho - 1) * sh + kh - (h + top + bottom))
     over_w = max(0, (wo - 1) * sw + kw - (w + left + right))
     fill = -np.inf if kind == "max" else 0.0
@@ -191,7 +193,7 @@ class GeFunctions(InterpreterFunctions):
 
     @impl(ge.ConstOp)
     def run_const(self, interp: Interpreter, op: ge.ConstOp, args: tuple[Any, ...]):
-        return (const_array(op),)
+        return (op.physical_array(),)
 
     @impl(ge.Conv2DOp)
     def run_conv2d(self, interp: Interpreter, op: ge.Conv2DOp, args: tuple[Any, ...]):
@@ -296,7 +298,9 @@ class GeFunctions(InterpreterFunctions):
         return (_result(op, _pool(op, x, "avg")),)
 
     @impl(ge.GlobalAvgPoolOp)
-    def run_global_avg_pool(self, interp: Interpreter, op: ge.GlobalAvgPoolOp, args: tuple[Any, ...]):
+    def run_global_avg_pool(
+        self, interp: Interpreter, op: ge.GlobalAvgPoolOp, args: tuple[Any, ...]
+    ):
         (x,) = _operands(op, args)
         return (_result(op, x.astype(np.float64).mean(axis=(2, 3), keepdims=True)),)
 
@@ -406,11 +410,9 @@ def run_function(
     else:
         values = list(inputs)
     if len(values) != len(arg_types):
-        raise GeError(
-            f"error: @{f.sym_name.data} takes {len(arg_types)} inputs, got {len(values)}"
-        )
+        raise GeError(f"error: @{f.sym_name.data} takes {len(arg_types)} inputs, got {len(values)}")
     args = []
-    for i, (t, value) in enumerate(zip(arg_types, values)):
+    for i, (t, value) in enumerate(zip(arg_types, values, strict=True)):
         assert isinstance(t, TensorType)
         value = np.asarray(value)
         expected = ge.physical_shape(t) if physical else tuple(t.get_shape())
@@ -418,7 +420,7 @@ def run_function(
             raise GeError(
                 f"error: input #{i} has shape {list(value.shape)}, expected {list(expected)}"
             )
-        dtype = ge.np_dtype(t.element_type)
+        dtype = dtypes.np_dtype(t.element_type)
         args.append(value.astype(dtype) if physical else ge.to_physical(t, value.astype(dtype)))
     interp = Interpreter(module)
     interp.register_implementations(FuncFunctions())
@@ -427,5 +429,8 @@ def run_function(
     outputs = interp.call_op(f, tuple(args))
     if physical:
         return [np.asarray(o) for o in outputs]
-    result_types = f.function_type.outputs.data
-    return [ge.to_logical(t, np.asarray(o)) for t, o in zip(result_types, outputs)]  # type: ignore[arg-type]
+    logical = []
+    for t, o in zip(f.function_type.outputs.data, outputs, strict=True):
+        assert isinstance(t, TensorType)
+        logical.append(ge.to_logical(t, np.asarray(o)))
+    return logical

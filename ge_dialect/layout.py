@@ -45,7 +45,7 @@ Formats (``fmt`` strings):
 """
 
 import math
-from typing import Optional, Sequence, Tuple
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -58,6 +58,7 @@ FORMATS = ("ND", "NCHW", "NHWC", "NC1HWC0", "FRACTAL_Z")
 # helpers
 # ----------------------------------------------------------------------------
 
+
 def default_c0(itemsize: int) -> int:
     """GE's cube size for a dtype of ``itemsize`` bytes: 32 for 1 byte, else 16."""
     if itemsize <= 0:
@@ -69,7 +70,7 @@ def ceil_div(a: int, b: int) -> int:
     return -(-a // b)
 
 
-def _check_shape(shape: Sequence[int], rank: int, what: str) -> Tuple[int, ...]:
+def _check_shape(shape: Sequence[int], rank: int, what: str) -> tuple[int, ...]:
     shape = tuple(int(d) for d in shape)
     if len(shape) != rank:
         raise ValueError(f"{what} expects a rank-{rank} shape, got {shape}")
@@ -85,10 +86,11 @@ def _check_c0(c0: int) -> int:
     return c0
 
 
-def _check_array(a: np.ndarray, expected: Tuple[int, ...], what: str) -> None:
+def _check_array(a: np.ndarray, expected: tuple[int, ...], what: str) -> None:
     if tuple(a.shape) != tuple(expected):
-        raise ValueError(f"{what}: physical array has shape {tuple(a.shape)}, "
-                         f"expected {tuple(expected)}")
+        raise ValueError(
+            f"{what}: physical array has shape {tuple(a.shape)}, expected {tuple(expected)}"
+        )
 
 
 def _group_params(shape: Sequence[int], c0: int, groups: int):
@@ -117,20 +119,21 @@ def _group_params(shape: Sequence[int], c0: int, groups: int):
 # shapes
 # ----------------------------------------------------------------------------
 
-def nc1hwc0_shape(shape: Sequence[int], c0: int) -> Tuple[int, ...]:
+
+def nc1hwc0_shape(shape: Sequence[int], c0: int) -> tuple[int, ...]:
     """NCHW logical shape -> (N, ceil(C/c0), H, W, c0)."""
     n, c, h, w = _check_shape(shape, 4, "NC1HWC0")
     c0 = _check_c0(c0)
     return (n, ceil_div(c, c0), h, w, c0)
 
 
-def fractal_z_shape(shape: Sequence[int], c0: int, groups: int = 1) -> Tuple[int, ...]:
+def fractal_z_shape(shape: Sequence[int], c0: int, groups: int = 1) -> tuple[int, ...]:
     """OIHW logical weight shape (C per group) -> FRACTAL_Z physical shape."""
     _, _, h, w, _, _, c1, g_dim, n1 = _group_params(shape, c0, groups)
     return (g_dim * c1 * h * w, n1, N0, int(c0))
 
 
-def nhwc_shape(shape: Sequence[int]) -> Tuple[int, ...]:
+def nhwc_shape(shape: Sequence[int]) -> tuple[int, ...]:
     """NCHW logical shape -> (N, H, W, C)."""
     n, c, h, w = _check_shape(shape, 4, "NHWC")
     return (n, h, w, c)
@@ -139,6 +142,7 @@ def nhwc_shape(shape: Sequence[int]) -> Tuple[int, ...]:
 # ----------------------------------------------------------------------------
 # data converters
 # ----------------------------------------------------------------------------
+
 
 def nchw_to_nc1hwc0(a: np.ndarray, c0: int) -> np.ndarray:
     """``dst[n][c1][h][w][c0] = a[n][c1*C0 + c0][h][w]``, zero padding lanes."""
@@ -186,32 +190,34 @@ def oihw_to_fractal_z(w: np.ndarray, c0: int, groups: int = 1) -> np.ndarray:
     stage = np.zeros((g_dim, c1 * c0, h, wd, n1 * N0), dtype=w.dtype)
     for g in range(int(groups)):
         gi, e = divmod(g, e_mult)
-        block = w[g * cout:(g + 1) * cout].transpose(1, 2, 3, 0)  # (cin, H, W, cout)
-        stage[gi, e * c:(e + 1) * c, :, :, e * cout:(e + 1) * cout] = block
+        block = w[g * cout : (g + 1) * cout].transpose(1, 2, 3, 0)  # (cin, H, W, cout)
+        stage[gi, e * c : (e + 1) * c, :, :, e * cout : (e + 1) * cout] = block
     out = stage.reshape(g_dim, c1, c0, h, wd, n1, N0).transpose(0, 1, 3, 4, 5, 6, 2)
     return np.ascontiguousarray(out.reshape(g_dim * c1 * h * wd, n1, N0, c0))
 
 
-def fractal_z_to_oihw(a: np.ndarray, shape: Sequence[int], c0: int,
-                      groups: int = 1) -> np.ndarray:
+def fractal_z_to_oihw(a: np.ndarray, shape: Sequence[int], c0: int, groups: int = 1) -> np.ndarray:
     """Inverse of :func:`oihw_to_fractal_z`; ``shape`` is the logical OIHW shape."""
     a = np.asarray(a)
     n, c, h, wd, cout, e_mult, c1, g_dim, n1 = _group_params(shape, c0, groups)
     _check_array(a, fractal_z_shape(shape, c0, groups), "FRACTAL_Z -> OIHW")
-    stage = (a.reshape(g_dim, c1, h, wd, n1, N0, c0)
-              .transpose(0, 1, 6, 2, 3, 4, 5)
-              .reshape(g_dim, c1 * c0, h, wd, n1 * N0))
+    stage = (
+        a.reshape(g_dim, c1, h, wd, n1, N0, c0)
+        .transpose(0, 1, 6, 2, 3, 4, 5)
+        .reshape(g_dim, c1 * c0, h, wd, n1 * N0)
+    )
     out = np.empty((n, c, h, wd), dtype=a.dtype)
     for g in range(int(groups)):
         gi, e = divmod(g, e_mult)
-        block = stage[gi, e * c:(e + 1) * c, :, :, e * cout:(e + 1) * cout]
-        out[g * cout:(g + 1) * cout] = block.transpose(3, 0, 1, 2)
+        block = stage[gi, e * c : (e + 1) * c, :, :, e * cout : (e + 1) * cout]
+        out[g * cout : (g + 1) * cout] = block.transpose(3, 0, 1, 2)
     return out
 
 
 # ----------------------------------------------------------------------------
 # dispatch
 # ----------------------------------------------------------------------------
+
 
 def _norm_fmt(fmt: str) -> str:
     f = str(fmt).upper()
@@ -220,8 +226,9 @@ def _norm_fmt(fmt: str) -> str:
     return f
 
 
-def physical_dims(shape: Sequence[int], fmt: str, c0: Optional[int], itemsize: int,
-                  groups: int = 1) -> Tuple[int, ...]:
+def physical_dims(
+    shape: Sequence[int], fmt: str, c0: int | None, itemsize: int, groups: int = 1
+) -> tuple[int, ...]:
     """Physical shape of a tensor with logical ``shape`` stored in ``fmt``.
 
     ``c0=None`` means ``default_c0(itemsize)``; ``groups`` only affects FRACTAL_Z.
@@ -240,8 +247,7 @@ def physical_dims(shape: Sequence[int], fmt: str, c0: Optional[int], itemsize: i
     return fractal_z_shape(shape, c0, groups)
 
 
-def to_physical(a: np.ndarray, fmt: str, c0: Optional[int] = None,
-                groups: int = 1) -> np.ndarray:
+def to_physical(a: np.ndarray, fmt: str, c0: int | None = None, groups: int = 1) -> np.ndarray:
     """Logical array (NCHW / OIHW / ND) -> its physical layout in ``fmt``."""
     a = np.asarray(a)
     f = _norm_fmt(fmt)
@@ -259,8 +265,9 @@ def to_physical(a: np.ndarray, fmt: str, c0: Optional[int] = None,
     return oihw_to_fractal_z(a, c0, groups)
 
 
-def to_logical(a: np.ndarray, fmt: str, shape: Sequence[int], c0: Optional[int] = None,
-               groups: int = 1) -> np.ndarray:
+def to_logical(
+    a: np.ndarray, fmt: str, shape: Sequence[int], c0: int | None = None, groups: int = 1
+) -> np.ndarray:
     """Physical array in ``fmt`` -> logical array of shape ``shape``.
 
     Raises ValueError if ``a.shape`` is not the physical shape of ``shape``.

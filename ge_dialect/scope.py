@@ -21,8 +21,9 @@ __all__ = ["npu_stream_switch", "npu_wait_tensor"]
 class npu_stream_switch:  # noqa: N801 - TorchAir's name
     """A stream scope on the active builder (a context manager, or enter/exit by hand)."""
 
-    def __init__(self, stream_tag: str, stream_priority: int = 0,
-                 enable_inner_parallel: bool = True):
+    def __init__(
+        self, stream_tag: str, stream_priority: int = 0, enable_inner_parallel: bool = True
+    ):
         self.stream_tag = stream_tag
         self.stream_priority = stream_priority
         self.enable_inner_parallel = enable_inner_parallel
@@ -30,8 +31,9 @@ class npu_stream_switch:  # noqa: N801 - TorchAir's name
 
     def __enter__(self) -> npu_stream_switch:
         self._builder = active_builder()
-        self._builder.enter_stream(self.stream_tag, self.stream_priority,
-                                   self.enable_inner_parallel)
+        self._builder.enter_stream(
+            self.stream_tag, self.stream_priority, self.enable_inner_parallel
+        )
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -49,7 +49,7 @@ from xdsl.traits import MemoryReadEffect, MemoryWriteEffect
 from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect.diagnostics import location_str, op_error
-from ge_dialect.ge import parse_parameter_list, parse_string
+from ge_dialect.utils.parsing import parse_parameter_list, parse_string
 
 LABEL = "stream.label"
 """The discardable attribute holding a user stream label."""
@@ -83,7 +83,7 @@ class LabelAttr(ParametrizedAttribute):
             label = parse_string(parser, " (the stream label)")
             if not label:
                 parser.raise_error("a stream label must not be empty", pos, parser.pos)
-            values = {"priority": 0, "inner_parallel": 1}
+            values: dict[str, object] = {"priority": 0, "inner_parallel": 1}
             values.update(
                 parse_parameter_list(
                     parser,
@@ -94,7 +94,9 @@ class LabelAttr(ParametrizedAttribute):
                     },
                 )
             )
-        return (StringAttr(label), IntAttr(values["priority"]), IntAttr(values["inner_parallel"]))
+        priority, inner_parallel = values["priority"], values["inner_parallel"]
+        assert isinstance(priority, int) and isinstance(inner_parallel, int)
+        return (StringAttr(label), IntAttr(priority), IntAttr(inner_parallel))
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string("<")
@@ -126,7 +128,9 @@ class StreamIdAttr(ParametrizedAttribute):
             pos = parser.pos
             value = parser.parse_integer(allow_boolean=False)
             if value < 0:
-                parser.raise_error(f"a stream id must be non-negative, got {value}", pos, parser.pos)
+                parser.raise_error(
+                    f"a stream id must be non-negative, got {value}", pos, parser.pos
+                )
         return (IntAttr(value),)
 
     def print_parameters(self, printer: Printer) -> None:
@@ -301,7 +305,7 @@ def verify_streams(module: Operation) -> None:
             _verify_assigned(op)
 
 
-STREAM = Dialect(
+Stream = Dialect(
     "stream",
     [WaitTensorOp, RecordOp, WaitOp],
     [LabelAttr, StreamIdAttr, EventType],
@@ -310,7 +314,7 @@ STREAM = Dialect(
 __all__ = [
     "ID",
     "LABEL",
-    "STREAM",
+    "Stream",
     "EventType",
     "LabelAttr",
     "RecordOp",

@@ -1,8 +1,9 @@
 """Whole-module verification with located diagnostics.
 
-`verify_module` is what ge-opt runs after parsing and after every pass: op verifiers
-(innermost first), SSA dominance (xDSL 0.75 does not check it), then the module-wide
-stream rules.  The first failure is raised as a `GeError` located at its op.
+`verify_module` is what `ge_dialect.api.verify` runs, and ge-opt after parsing and after
+every pass: op verifiers (innermost first), SSA dominance (xDSL 0.75 does not check it),
+then the module-wide stream rules.  The first failure is raised as a `GeError` located at
+its op.
 """
 
 from __future__ import annotations

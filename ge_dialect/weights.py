@@ -1,23 +1,20 @@
-"""Constant data: inline, external (beside the IR, memory-mapped) or elided.
+"""Moving constant data before printing: externalize, elide, rebase external paths.
 
-A `ge.const` holds its physical array in one of three ways (see `ge.ConstOp`):
+A `ge.const` holds its physical array inline, in an external file beside the IR, or not at
+all (elided); `ge_dialect.ge.data` reads it.  These functions rewrite a module's constants
+from one form to another:
 
-- inline, `dense<"0x...">`;
-- external, `#ge.external<"model.weights", offset = O, length = L>`: raw little-endian bytes
-  in a file whose path is relative to the IR file's directory.  `const_array` maps it
-  lazily with `np.memmap` (nothing is read until the numbers are needed);
-- elided, `#ge.elided`: printed for reading only; `const_array` refuses it.
-
-Relative paths are resolved against the directory of the IR file the module was read from,
-which the reader records with `set_data_dir(module, dir)` (the current directory when
-none was recorded).  `externalize` and `elide` rewrite a module's constants before printing.
+- `externalize` moves large inline constants to an external data file (`ExternalWriter`:
+  64-byte aligned raw little-endian arrays; the file replaces its old version only when
+  the whole output succeeded);
+- `elide` replaces large constants by `#ge.elided` (for reading only);
+- `rebase_external_paths` keeps relative paths valid when the IR is written elsewhere.
 """
 
 from __future__ import annotations
 
 import math
 import os
-import weakref
 from collections.abc import Iterator
 
 import numpy as np
@@ -25,67 +22,10 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
 from xdsl.ir import Operation
 
 from ge_dialect import ge
-from ge_dialect.diagnostics import op_error
-
-_DATA_DIRS: weakref.WeakKeyDictionary[Operation, str] = weakref.WeakKeyDictionary()
+from ge_dialect.ge.data import resolve
 
 ALIGNMENT = 64
 """Byte alignment of each constant in an external data file."""
-
-
-def _toplevel(op: Operation) -> Operation:
-    while (parent := op.parent_op()) is not None:
-        op = parent
-    return op
-
-
-def set_data_dir(module: Operation, directory: str) -> None:
-    """Records that `module` was read from a file in `directory`."""
-    _DATA_DIRS[module] = directory or "."
-
-
-def data_dir(op: Operation) -> str:
-    """The directory relative external-data paths of `op`'s module are resolved against."""
-    return _DATA_DIRS.get(_toplevel(op), ".")
-
-
-def resolve(path: str, op: Operation) -> str:
-    return path if os.path.isabs(path) else os.path.join(data_dir(op), path)
-
-
-def const_array(op: ge.ConstOp) -> np.ndarray:
-    """The physical array of a constant (read-only; memory-mapped for external data)."""
-    value = op.value
-    t = op.output.type
-    assert isinstance(t, TensorType)
-    if isinstance(value, DenseIntOrFPElementsAttr):
-        return ge.dense_to_numpy(value)
-    if isinstance(value, ge.ElidedAttr):
-        raise op_error(op, "constant data was elided when this IR was printed; it cannot be computed with")
-    assert isinstance(value, ge.ExternalDataAttr)
-    path = resolve(value.path.data, op)
-    shape = ge.physical_shape(t)
-    dtype = ge.np_dtype(t.element_type)
-    offset, length = value.offset.data, value.length.data
-    try:
-        size = os.path.getsize(path)
-    except OSError as e:
-        raise op_error(op, f"cannot open external data '{path}': {e.strerror}") from None
-    if offset + length > size:
-        raise op_error(
-            op, f"external data '{path}' has {size} bytes, the constant needs bytes "
-            f"[{offset}, {offset + length})"
-        )
-    if length == 0:
-        return np.zeros(shape, dtype)
-    return np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=shape)
-
-
-def const_logical(op: ge.ConstOp) -> np.ndarray:
-    """The logical (NCHW/OIHW/ND) array of a constant."""
-    t = op.output.type
-    assert isinstance(t, TensorType)
-    return ge.to_logical(t, const_array(op))
 
 
 def _consts(module: Operation) -> Iterator[ge.ConstOp]:
@@ -174,10 +114,6 @@ def has_elided(module: Operation) -> ge.ConstOp | None:
 
 
 __all__ = [
-    "const_array",
-    "const_logical",
-    "data_dir",
-    "set_data_dir",
     "externalize",
     "elide",
     "rebase_external_paths",

@@ -2,14 +2,12 @@
 
 CI sets CI=true, which would make Hypothesis switch to its CI profile; loading ours
 explicitly keeps local and CI runs identical.
+
+The project is installed (`pip install -e '.[test]'`), so nothing here edits `sys.path`;
+the helpers shared by the unit tests live in `test/unit/support.py`.
 """
 
-import os
-import sys
-
 from hypothesis import settings
-
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 settings.register_profile("ge-opt", deadline=None, derandomize=True, database=None)
 settings.load_profile("ge-opt")

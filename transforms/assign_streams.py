@@ -26,18 +26,22 @@ function entry and the join into `func.return`, virtual ops at the start and end
 `stream.wait` right before the consumer, unless stream order and the other waits already
 imply it.  The elimination is exact (vector clocks): a kept wait is never implied by the
 others and a dropped one always is.  Constants run on their label's stream, else on the
-stream of their first user, and never need an event.  Streams are numbered: 0 main, then label streams in order of first
-appearance, then automatic streams in order of their first op, then the comm stream.  Ops
-are never reordered; the result is checked deadlock-free.  `report` prints a GE-style
-allocation summary on stderr.
+stream of their first user, and never need an event.  Streams are numbered: 0 main, then
+label streams in order of first appearance, then automatic streams in order of their first
+op, then the comm stream.  Ops are never reordered; the result is checked deadlock-free (a
+cycle would be a bug of the pass: `InternalError`).  With `report=true` the pass records a
+GE-style allocation summary per function (a `StreamReport`) with `transforms.reports.record`;
+ge-opt prints it on stderr.
+
+The graph algorithms (reachability, matchings, chain cover, merging, acyclicity) work on
+plain integers and live in `ge_dialect.utils.graphs`; this module maps IR to them and back.
 """
 
 from __future__ import annotations
 
 import bisect
-import sys
-from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from xdsl.context import Context
 from xdsl.dialects import builtin, func
@@ -47,7 +51,18 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from ge_dialect import ge, stream
 from ge_dialect.cost import op_cost
-from ge_dialect.diagnostics import GeError, OptionError, op_error
+from ge_dialect.diagnostics import OptionError, op_error
+from ge_dialect.utils.graphs import (
+    chain_cover,
+    is_acyclic,
+    merge_lightest,
+    reachability,
+)
+from transforms.options import check_literal_options
+from transforms.reports import record
+
+Mode = Literal["labels", "auto", "single"]
+"""The values of the `mode` option."""
 
 ENTRY = -1
 """The virtual op at the start of stream 0 that produces the function arguments."""
@@ -79,6 +94,8 @@ class _Graph:
 
 
 def _build_graph(block: Block) -> _Graph:
+    """The dependency graph of `block`: data edges and wait_tensor edges between its compute
+    ops (constants need nothing; a wait_tensor passes on both its operands' producers)."""
     index: dict[Operation, int] = {}
     ops: list[Operation] = []
     sources: dict[SSAValue, tuple[int, ...]] = {}
@@ -112,152 +129,19 @@ def _build_graph(block: Block) -> _Graph:
     return _Graph(ops, preds, exit_preds, bool(block.args))
 
 
-def _reach(graph: _Graph) -> list[int]:
-    """Bitsets of the ops reachable from each op (itself excluded)."""
-    reach = [0] * len(graph.ops)
-    for u in range(len(graph.ops) - 1, -1, -1):
-        bits = 0
-        for v in graph.succs[u]:
-            bits |= reach[v] | (1 << v)
-        reach[u] = bits
-    return reach
-
-
-def _max_matching(left: int, adjacency: Sequence[Sequence[int]], right: int) -> list[int]:
-    """Hopcroft-Karp: `match[u]` is the right vertex matched to left vertex u, or -1."""
-    match_l = [-1] * left
-    match_r = [-1] * right
-    infinity = left + right + 1
-    while True:
-        dist = [infinity] * left
-        queue = [u for u in range(left) if match_l[u] == -1]
-        for u in queue:
-            dist[u] = 0
-        found = False
-        head = 0
-        while head < len(queue):
-            u = queue[head]
-            head += 1
-            for v in adjacency[u]:
-                w = match_r[v]
-                if w == -1:
-                    found = True
-                elif dist[w] == infinity:
-                    dist[w] = dist[u] + 1
-                    queue.append(w)
-        if not found:
-            return match_l
-        for root in range(left):
-            if match_l[root] != -1:
-                continue
-            # iterative DFS along the layered graph
-            stack = [(root, iter(adjacency[root]))]
-            path: list[tuple[int, int]] = []
-            while stack:
-                u, edges = stack[-1]
-                advanced = False
-                for v in edges:
-                    w = match_r[v]
-                    if w == -1:
-                        path.append((u, v))
-                        for pu, pv in path:
-                            match_l[pu], match_r[pv] = pv, pu
-                        stack = []
-                        advanced = True
-                        break
-                    if dist[w] == dist[u] + 1:
-                        path.append((u, v))
-                        stack.append((w, iter(adjacency[w])))
-                        advanced = True
-                        break
-                if not advanced and stack:
-                    dist[u] = infinity
-                    stack.pop()
-                    if path:
-                        path.pop()
-
+# ----------------------------------------------------------------------------------------
+# Assignment
+# ----------------------------------------------------------------------------------------
 
 CLOSURE_FANOUT = 64
 """The second matching looks at most at the first 64 chains (in block order) that a chain
 reaches: this bounds its work on wide graphs, where the streams are merged anyway."""
 
 
-def _first_bits(bits: int, limit: int) -> list[int]:
-    """Positions of the lowest `limit` set bits of `bits`."""
-    found: list[int] = []
-    while bits and len(found) < limit:
-        low = bits & -bits
-        found.append(low.bit_length() - 1)
-        bits ^= low
-    return found
-
-
-def _chain_cover(graph: _Graph, group: list[int], reach: list[int]) -> list[list[int]]:
-    """Streams for the ops of `group`: chains on reduction edges, then chains joined by a
-    matching on the closure of the chain graph (Nimble).  Each stream lists op indices."""
-    members = set(group)
-    position = {u: i for i, u in enumerate(group)}
-    adjacency: list[list[int]] = [[] for _ in group]
-    for u in group:
-        below = 0
-        for w in graph.succs[u]:
-            below |= reach[w]
-        for v in graph.succs[u]:
-            if v in members and not (below >> v) & 1:
-                adjacency[position[u]].append(position[v])
-    nxt = _max_matching(len(group), adjacency, len(group))
-    has_prev = [False] * len(group)
-    for v in nxt:
-        if v != -1:
-            has_prev[v] = True
-    chains: list[list[int]] = []
-    for i in range(len(group)):
-        if not has_prev[i]:
-            chain, j = [], i
-            while j != -1:
-                chain.append(group[j])
-                j = nxt[j]
-            chains.append(chain)
-    heads = {chain[0]: c for c, chain in enumerate(chains)}
-    head_bits = 0
-    for h in heads:
-        head_bits |= 1 << h
-    closure: list[list[int]] = []
-    for chain in chains:
-        closure.append([heads[h] for h in _first_bits(reach[chain[-1]] & head_bits, CLOSURE_FANOUT)])
-    after = _max_matching(len(chains), closure, len(chains))
-    joined = [False] * len(chains)
-    for c in after:
-        if c != -1:
-            joined[c] = True
-    streams: list[list[int]] = []
-    for c in range(len(chains)):
-        if not joined[c]:
-            ops, k = [], c
-            while k != -1:
-                ops.extend(chains[k])
-                k = after[k]
-            streams.append(sorted(ops))
-    return streams
-
-
-def _merge_to(streams: list[list[int]], limit: int, weight: list[int]) -> list[list[int]]:
-    """Merges the two lightest streams until at most `limit` remain."""
-    streams = [list(s) for s in streams]
-    while len(streams) > limit:
-        streams.sort(key=lambda s: (sum(weight[u] for u in s), s[0]))
-        merged = sorted(streams[0] + streams[1])
-        streams = [merged, *streams[2:]]
-    return streams
-
-
-# ----------------------------------------------------------------------------------------
-# Assignment
-# ----------------------------------------------------------------------------------------
-
-
 @dataclass
 class _Stream:
+    """A numbered stream: its key (see `_assign`), its label and its ops (indices)."""
+
     key: tuple
     label: stream.LabelAttr | None = None
     ops: list[int] = field(default_factory=list)
@@ -268,16 +152,17 @@ class _Stream:
 
 
 def _label(op: Operation) -> stream.LabelAttr | None:
+    """The user stream label of `op`, if any."""
     label = op.attributes.get(stream.LABEL)
     return label if isinstance(label, stream.LabelAttr) else None
 
 
-def _assign(graph: _Graph, mode: str, max_streams: int) -> list[tuple]:
+def _assign(graph: _Graph, mode: Mode, max_streams: int) -> list[tuple]:
     """The stream key of each op: ("auto", k), ("label", name, k) or ("comm",)."""
     keys: list[tuple] = [("auto", 0)] * len(graph.ops)
     labels = [_label(op) for op in graph.ops]
     if mode == "single":
-        for op, label in zip(graph.ops, labels):
+        for op, label in zip(graph.ops, labels, strict=True):
             if label is not None:
                 raise op_error(
                     op,
@@ -285,8 +170,8 @@ def _assign(graph: _Graph, mode: str, max_streams: int) -> list[tuple]:
                     "on one stream (GE E10055: stream labels need multi-stream)",
                 )
         return keys
-    groups: dict[object, list[int]] = {}
-    for u, (op, label) in enumerate(zip(graph.ops, labels)):
+    groups: dict[tuple, list[int]] = {}
+    for u, (op, label) in enumerate(zip(graph.ops, labels, strict=True)):
         if label is not None:
             name = label.label.data
             if mode == "auto" and label.inner_parallel.data:
@@ -298,10 +183,11 @@ def _assign(graph: _Graph, mode: str, max_streams: int) -> list[tuple]:
         elif mode == "auto":
             groups.setdefault(("auto",), []).append(u)
     if groups:
-        reach = _reach(graph)
+        reach = reachability(graph.succs)
         weight = [_weight(op) for op in graph.ops]
         for group_key, members in groups.items():
-            streams = _merge_to(_chain_cover(graph, members, reach), max_streams, weight)
+            chains = chain_cover(graph.succs, reach, members, CLOSURE_FANOUT)
+            streams = merge_lightest(chains, max_streams, weight)
             streams.sort(key=lambda s: s[0])
             for k, ops in enumerate(streams):
                 for u in ops:
@@ -310,11 +196,12 @@ def _assign(graph: _Graph, mode: str, max_streams: int) -> list[tuple]:
 
 
 def _weight(op: Operation) -> int:
+    """The work of `op` that automatic streams balance: FLOPs plus bytes in and out."""
     cost = op_cost(op)
     return cost.flops + cost.bytes_in + cost.bytes_out
 
 
-def _ineffective(graph: _Graph, keys: list[tuple]) -> None:
+def _remove_ineffective_multi_stream(graph: _Graph, keys: list[tuple]) -> None:
     """GE's OptimizeIneffectiveMultiStreamPass on unlabelled ops (collectives included)."""
     members: dict[tuple, list[int]] = {}
     for u, key in enumerate(keys):
@@ -346,7 +233,7 @@ def _ineffective(graph: _Graph, keys: list[tuple]) -> None:
         keys[u] = target
 
 
-def _number(graph: _Graph, keys: list[tuple]) -> tuple[list[int], list[_Stream]]:
+def _number_streams(graph: _Graph, keys: list[tuple]) -> tuple[list[int], list[_Stream]]:
     """Stream ids: 0 main, label streams by first appearance, automatic streams by first op,
     then comm."""
     first: dict[tuple, int] = {}
@@ -355,7 +242,8 @@ def _number(graph: _Graph, keys: list[tuple]) -> tuple[list[int], list[_Stream]]
     autos = sorted((k for k in first if k[0] == "auto"), key=first.__getitem__)
     main = autos[0] if autos else ("auto", 0)
     labels_ = sorted((k for k in first if k[0] == "label"), key=first.__getitem__)
-    order = [main, *labels_, *(k for k in autos if k != main), *(k for k in first if k[0] == "comm")]
+    comm = [k for k in first if k[0] == "comm"]
+    order = [main, *labels_, *(k for k in autos if k != main), *comm]
     number = {k: i for i, k in enumerate(order)}
     streams = [_Stream(k) for k in order]
     ids = [number[k] for k in keys]
@@ -373,12 +261,14 @@ def _number(graph: _Graph, keys: list[tuple]) -> tuple[list[int], list[_Stream]]
 
 @dataclass
 class _Events:
+    """The waits to insert, and the counts the report shows."""
+
     waits: dict[int, list[int]]  # consumer (op index, or len(ops) for EXIT) -> producers kept
     dependencies: int
     dropped: int
 
 
-def _events(graph: _Graph, ids: list[int], nstreams: int) -> _Events:
+def _choose_waits(graph: _Graph, ids: list[int], nstreams: int) -> _Events:
     """Keeps exactly the cross-stream dependencies that stream order and the other kept
     waits do not imply (vector clocks: clock[s] = last position on stream s known done)."""
     exit_node = len(graph.ops)
@@ -393,7 +283,7 @@ def _events(graph: _Graph, ids: list[int], nstreams: int) -> _Events:
     clocks: list[list[int]] = [[]] * len(graph.ops)
     last_on: list[list[int] | None] = [None] * nstreams
     last_on[0] = entry_clock
-    first_of = {s: None for s in range(nstreams)}
+    first_of: dict[int, int | None] = {s: None for s in range(nstreams)}
     for u, s in enumerate(ids):
         if first_of[s] is None:
             first_of[s] = u
@@ -407,12 +297,14 @@ def _events(graph: _Graph, ids: list[int], nstreams: int) -> _Events:
     result = _Events({}, 0, 0)
 
     def settle(v: int, s: int, deps: list[int]) -> list[int]:
-        base = list(last_on[s]) if last_on[s] is not None else [-1] * nstreams
+        last = last_on[s]
+        base = list(last) if last is not None else [-1] * nstreams
         cross = [u for u in dict.fromkeys(deps) if where(u)[0] != s]
         result.dependencies += len(cross)
         needed = [u for u in cross if base[where(u)[0]] < where(u)[1]]
         kept = [
-            u for u in needed
+            u
+            for u in needed
             if not any(w != u and where(w)[2][where(u)[0]] >= where(u)[1] for w in needed)
         ]
         result.dropped += len(cross) - len(kept)
@@ -420,7 +312,7 @@ def _events(graph: _Graph, ids: list[int], nstreams: int) -> _Events:
             result.waits[v] = kept
         for u in kept:
             clock = where(u)[2]
-            base = [max(a, b) for a, b in zip(base, clock)]
+            base = [max(a, b) for a, b in zip(base, clock, strict=True)]
         return base
 
     for v, s in enumerate(ids):
@@ -442,6 +334,8 @@ def _events(graph: _Graph, ids: list[int], nstreams: int) -> _Events:
 
 
 def _rewrite(block: Block, graph: _Graph, ids: list[int], events: _Events) -> None:
+    """Writes the decision into `block`: `stream.id` on every op, the kept records and
+    waits, constants on their label's stream or their first user's; wait_tensors go."""
     ret = block.last_op
     assert isinstance(ret, func.ReturnOp)
     for u, op in enumerate(graph.ops):
@@ -497,52 +391,114 @@ def _rewrite(block: Block, graph: _Graph, ids: list[int], events: _Events) -> No
             )
 
 
+class InternalError(Exception):
+    """A bug of the pass, never a user's mistake (ge-opt does not turn it into a diagnostic)."""
+
+
 def _check_deadlock_free(block: Block) -> None:
-    """Stream order plus record -> wait edges must be acyclic (Kahn's algorithm)."""
+    """Raises `InternalError` unless stream order plus record -> wait edges are acyclic.
+
+    The pass never reorders ops and waits only for records of ops before the wait, so a
+    cycle can only come from a bug of the pass, whatever its input.
+    """
     ops = [op for op in block.ops if stream.ID in op.attributes]
     index = {op: i for i, op in enumerate(ops)}
     succs: list[list[int]] = [[] for _ in ops]
-    indegree = [0] * len(ops)
-    last: dict[int, int] = {}
+    last: dict[int | None, int] = {}
     for i, op in enumerate(ops):
         sid = stream.stream_of(op)
         if sid in last:
             succs[last[sid]].append(i)
-            indegree[i] += 1
-        last[sid] = i  # type: ignore[index]
+        last[sid] = i
         if isinstance(op, stream.WaitOp) and isinstance(op.event.owner, stream.RecordOp):
             succs[index[op.event.owner]].append(i)
-            indegree[i] += 1
-    ready = [i for i in range(len(ops)) if indegree[i] == 0]
-    done = 0
-    while ready:
-        i = ready.pop()
-        done += 1
-        for j in succs[i]:
-            indegree[j] -= 1
-            if indegree[j] == 0:
-                ready.append(j)
-    if done != len(ops):
-        raise GeError("error: assign-streams produced a cycle of stream order and waits (a bug)")
+    if not is_acyclic(succs):
+        raise InternalError("assign-streams produced a cycle of stream order and waits (a bug)")
 
 
-def _report(fn: func.FuncOp, mode: str, streams: list[_Stream], events: _Events, graph: _Graph) -> None:
-    out = sys.stderr
-    print(f"[assign-streams] @{fn.sym_name.data}: mode {mode}, {len(streams)} stream(s)", file=out)
-    for sid, s in enumerate(streams):
-        kind = "main" if sid == 0 else s.kind
-        label = s.label.label.data if s.label is not None and s.kind == "label" else ""
-        priority = s.label.priority.data if s.label is not None and s.kind == "label" else 0
-        print(
-            f"  logic_stream_id: {sid}, kind: {kind}, user_stream_label: {label}, "
-            f"priority: {priority}, ops: {len(s.ops)}",
-            file=out,
+# ----------------------------------------------------------------------------------------
+# Report
+# ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StreamSummary:
+    """One stream of an assigned function, as the report shows it."""
+
+    id: int
+    kind: str
+    """One of "main" (stream 0), "label", "auto" and "comm"."""
+    label: str | None
+    """The user stream label of a label stream, else None."""
+    priority: int
+    """The label's priority (0 without a label)."""
+    ops: int
+    """The number of compute ops on the stream (constants and stream ops not counted)."""
+    work: int
+    """FLOPs plus bytes in and out of those ops (the cost module's figures)."""
+
+
+@dataclass(frozen=True)
+class StreamReport:
+    """What `assign-streams{report=true}` records for one function; `str()` is the GE-style
+    allocation summary ge-opt prints (here for examples/torchair_multistream.mlir):
+
+        [assign-streams] @main: mode labels, 3 stream(s)
+          logic_stream_id: 0, kind: main, user_stream_label: , priority: 0, ops: 2
+          logic_stream_id: 1, kind: label, user_stream_label: 1, priority: 3, ops: 1
+          logic_stream_id: 2, kind: label, user_stream_label: 2, priority: 3, ops: 1
+          events: 3 kept, 4 dropped of 7 cross-stream dependencies
+    """
+
+    function: str
+    mode: Mode
+    streams: tuple[StreamSummary, ...]
+    events_kept: int
+    """The `stream.wait`s the pass inserted."""
+    events_dropped: int
+    """Cross-stream dependencies that stream order and the kept waits already imply."""
+    dependencies: int
+    """Cross-stream dependencies: data, wait_tensor, fork from the entry, join into the return."""
+
+    def __str__(self) -> str:
+        header = f"@{self.function}: mode {self.mode}, {len(self.streams)} stream(s)"
+        lines = [f"[assign-streams] {header}"]
+        lines += [
+            f"  logic_stream_id: {s.id}, kind: {s.kind}, user_stream_label: {s.label or ''}, "
+            f"priority: {s.priority}, ops: {s.ops}"
+            for s in self.streams
+        ]
+        lines.append(
+            f"  events: {self.events_kept} kept, {self.events_dropped} dropped of "
+            f"{self.dependencies} cross-stream dependencies"
         )
-    kept = sum(len(v) for v in events.waits.values())
-    print(
-        f"  events: {kept} kept, {events.dropped} dropped of {events.dependencies} "
-        "cross-stream dependencies",
-        file=out,
+        return "\n".join(lines)
+
+
+def _report(
+    fn: func.FuncOp, mode: Mode, graph: _Graph, streams: list[_Stream], events: _Events
+) -> StreamReport:
+    """The report of one assigned function."""
+    summaries: list[StreamSummary] = []
+    for sid, s in enumerate(streams):
+        label = s.label if s.kind == "label" else None
+        summaries.append(
+            StreamSummary(
+                id=sid,
+                kind="main" if sid == 0 else s.kind,
+                label=None if label is None else label.label.data,
+                priority=0 if label is None else label.priority.data,
+                ops=len(s.ops),
+                work=sum(_weight(graph.ops[u]) for u in s.ops),
+            )
+        )
+    return StreamReport(
+        function=fn.sym_name.data,
+        mode=mode,
+        streams=tuple(summaries),
+        events_kept=sum(len(v) for v in events.waits.values()),
+        events_dropped=events.dropped,
+        dependencies=events.dependencies,
     )
 
 
@@ -552,29 +508,34 @@ class AssignStreamsPass(ModulePass):
 
     name = "assign-streams"
 
-    mode: str = "labels"
+    mode: Mode = "labels"
     max_streams: int = 8
     report: bool = False
 
-    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        if self.mode not in ("labels", "auto", "single"):
-            raise OptionError(f"assign-streams: mode must be labels, auto or single, got '{self.mode}'")
+    def __post_init__(self) -> None:
+        check_literal_options(self)  # xDSL's pipeline parser checks them too, less clearly
         if self.max_streams < 1:
-            raise OptionError(f"assign-streams: max-streams must be at least 1, got {self.max_streams}")
+            raise OptionError(
+                f"assign-streams: max-streams must be at least 1, got {self.max_streams}"
+            )
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         for fn in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
             if not fn.body.blocks:
                 continue
             block = fn.body.block
             if any(stream.ID in o.attributes for o in block.ops):
-                raise op_error(next(o for o in block.ops if stream.ID in o.attributes),
-                               "is already assigned to a stream: run --assign-streams once")
+                raise op_error(
+                    next(o for o in block.ops if stream.ID in o.attributes),
+                    "is already assigned to a stream: run --assign-streams once",
+                )
             graph = _build_graph(block)
             keys = _assign(graph, self.mode, self.max_streams)
             if self.mode != "single":
-                _ineffective(graph, keys)
-            ids, streams = _number(graph, keys)
-            events = _events(graph, ids, len(streams) or 1)
+                _remove_ineffective_multi_stream(graph, keys)
+            ids, streams = _number_streams(graph, keys)
+            events = _choose_waits(graph, ids, len(streams) or 1)
             _rewrite(block, graph, ids, events)
             _check_deadlock_free(block)
             if self.report:
-                _report(fn, self.mode, streams, events, graph)
+                record(op, _report(fn, self.mode, graph, streams, events))

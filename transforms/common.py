@@ -1,16 +1,24 @@
-"""Helpers shared by the graph passes (fuse, layout, pattern passes)."""
+"""Helpers shared by the graph passes (fuse, to-nc1hwc0, pattern passes)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
-from xdsl.dialects.builtin import FusedLoc, ModuleOp, NoneAttr, UnknownLoc
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    FusedLoc,
+    LocationAttr,
+    ModuleOp,
+    NoneAttr,
+    UnknownLoc,
+)
+from xdsl.ir import Operation, SSAValue
+from xdsl.traits import Commutative
 
 from ge_dialect import ge, stream
 from ge_dialect.diagnostics import op_error
-from ge_dialect.weights import const_logical
 
 
 def refuse_assigned(module: ModuleOp, pass_name: str) -> None:
@@ -35,7 +43,20 @@ def constant_of(value: SSAValue) -> ge.ConstOp | None:
 def logical_constant(value: SSAValue) -> np.ndarray | None:
     """The logical array of a readable constant, else None."""
     const = constant_of(value)
-    return None if const is None else const_logical(const)
+    return None if const is None else const.logical_array()
+
+
+def operand_orders(op: Operation) -> tuple[tuple[SSAValue, SSAValue], ...]:
+    """The orders in which a pattern may read the two operands of the binary `op`, as
+    (first, second) pairs: the written order, then, if `op` is `Commutative`, the swapped one.
+
+        for conv_value, other in operand_orders(add):   # ge.add: (lhs, rhs), (rhs, lhs)
+            ...                                         # ge.sub: (lhs, rhs) only
+    """
+    lhs, rhs = op.operands
+    if op.has_trait(Commutative):
+        return ((lhs, rhs), (rhs, lhs))
+    return ((lhs, rhs),)
 
 
 def same_label(ops: Sequence[Operation]) -> bool:
@@ -44,15 +65,17 @@ def same_label(ops: Sequence[Operation]) -> bool:
     return all(label == labels[0] for label in labels)
 
 
-def fused_location(ops: Sequence[Operation]) -> Attribute:
+def fused_location(ops: Sequence[Operation]) -> LocationAttr:
     """The location of an op that replaces `ops`: their locations fused."""
-    locations: list[Attribute] = []
+    locations: list[LocationAttr] = []
     for op in ops:
         loc = op.location
-        inner = loc.locations.data if isinstance(loc, FusedLoc) else (loc,)
+        inner: Sequence[LocationAttr] = (loc,)
+        if isinstance(loc, FusedLoc):  # its parameter is typed `Attribute`: an array of locations
+            inner = cast("ArrayAttr[LocationAttr]", loc.locations).data
         locations.extend(x for x in inner if not isinstance(x, UnknownLoc) and x not in locations)
     if not locations:
         return UnknownLoc()
     if len(locations) == 1:
         return locations[0]
-    return FusedLoc(locations, NoneAttr())
+    return FusedLoc(ArrayAttr(locations), NoneAttr())

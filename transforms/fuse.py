@@ -10,15 +10,18 @@ Each pattern absorbs one op into a `ge.fused_conv2d`, `act(conv(x, W) + b + resi
   operands are fusable convs, the later one absorbs the add);
 - `FuseActivation`: relu, relu6, clip(0, 6), leaky_relu, sigmoid of a conv.
 
+The conv may be either operand of `ge.add` and `ge.mul`: they are `Commutative`, and
+`operand_orders` tries both orders of a commutative op (only the written one otherwise).
+
 A pattern fires only when the conv's result has no other user (nor is a function result)
 and the matched ops carry the same stream label, which the fused op keeps; a
 `stream.wait_tensor` between them blocks the match.  The folding patterns (batch_norm,
 scale, shift) also need the conv's weight and bias and the folded parameters to be
-readable constants; fusing an activation or a residual does not.  Folding computes in float64 and rounds once to the conv's type; in fp16
-it is refused when a folded value is not finite or a nonzero weight rounds to zero.  New
-weights are new constants: a weight shared with another op is never changed.  The fused op
-is placed where the last matched op was and its location fuses theirs.  An assigned module
-(with `stream.id`) is refused.
+readable constants; fusing an activation or a residual does not.  Folding computes in
+float64 and rounds once to the conv's type; in fp16 it is refused when a folded value is not
+finite or a nonzero weight rounds to zero.  New weights are new constants: a weight shared
+with another op is never changed.  The fused op is placed where the last matched op was and
+its location fuses theirs.  An assigned module (with `stream.id`) is refused.
 """
 
 from __future__ import annotations
@@ -40,13 +43,20 @@ from xdsl.pattern_rewriter import (
 )
 
 from ge_dialect import ge, stream
-from transforms.common import fused_location, logical_constant, refuse_assigned, same_label
+from ge_dialect.utils import dtypes
+from transforms.common import (
+    fused_location,
+    logical_constant,
+    operand_orders,
+    refuse_assigned,
+    same_label,
+)
 
 Conv = ge.Conv2DOp | ge.FusedConv2DOp
 
 
 @dataclass
-class _Parts:
+class _FusableConv:
     """A conv that can absorb more; `weights()` reads its constant weight and bias."""
 
     op: Conv
@@ -62,10 +72,12 @@ class _Parts:
         return weight.astype(np.float64), None if bias is None else bias.astype(np.float64)
 
 
-def _absorbable(value: SSAValue, user: Operation, allow_residual: bool = True) -> _Parts | None:
+def _absorbable(
+    value: SSAValue, user: Operation, allow_residual: bool = True
+) -> _FusableConv | None:
     """The conv defining `value` if `user` may fuse into it, else None."""
     conv = value.owner
-    if not isinstance(conv, Conv) or not value.has_one_use() or value.first_use.operation is not user:
+    if not isinstance(conv, Conv) or value.get_user_of_unique_use() is not user:
         return None
     if isinstance(conv, ge.FusedConv2DOp):
         if conv.activation.data != ge.Activation.NONE:
@@ -75,12 +87,12 @@ def _absorbable(value: SSAValue, user: Operation, allow_residual: bool = True) -
     if not same_label([conv, user]):
         return None
     residual = conv.residual if isinstance(conv, ge.FusedConv2DOp) else None
-    return _Parts(conv, residual)
+    return _FusableConv(conv, residual)
 
 
-def _rounded(values: np.ndarray, t: TensorType, what: str, weights: bool) -> np.ndarray | None:
+def _rounded(values: np.ndarray, t: TensorType, weights: bool) -> np.ndarray | None:
     """`values` (float64) rounded once to `t`'s dtype; None when fp16 cannot hold them."""
-    dtype = ge.np_dtype(t.element_type)
+    dtype = dtypes.np_dtype(t.element_type)
     with np.errstate(over="ignore", under="ignore"):
         out = values.astype(dtype)
     if not np.all(np.isfinite(out)):
@@ -91,7 +103,7 @@ def _rounded(values: np.ndarray, t: TensorType, what: str, weights: bool) -> np.
 
 
 def _rebuild(
-    parts: _Parts,
+    parts: _FusableConv,
     last: Operation,
     rewriter: PatternRewriter,
     *,
@@ -106,26 +118,32 @@ def _rebuild(
     `weight`/`bias` are the new float64 arrays (None keeps the conv's operand).
     """
     conv = parts.op
-    operands: dict[str, SSAValue | None] = {"filter": conv.filter, "bias": conv.bias}
+    new_filter: SSAValue = conv.filter
+    new_bias: SSAValue | None = conv.bias
     new_ops: list[Operation] = []
     for key, values, operand in (("filter", weight, conv.filter), ("bias", bias, conv.bias)):
         if values is None:
             continue
-        t = operand.type if operand is not None else TensorType(
-            conv.output.type.element_type, [conv.output.type.get_shape()[1]]
+        t = (
+            operand.type
+            if operand is not None
+            else TensorType(conv.output.type.element_type, [conv.output.type.get_shape()[1]])
         )
         assert isinstance(t, TensorType)
-        rounded = _rounded(values, t, key, weights=key == "filter")
+        rounded = _rounded(values, t, weights=key == "filter")
         if rounded is None:
             return False
         const = ge.ConstOp.from_numpy(rounded, t)
         const.location = conv.location
         new_ops.append(const)
-        operands[key] = const.output
+        if key == "filter":
+            new_filter = const.output
+        else:
+            new_bias = const.output
     fused = ge.FusedConv2DOp(
         conv.input,
-        operands["filter"],
-        operands["bias"],
+        new_filter,
+        new_bias,
         residual if residual is not None else parts.residual,
         last.results[0].type,
         activation,
@@ -145,8 +163,9 @@ def _rebuild(
 
 
 def _per_channel(array: np.ndarray | None, out: TensorType) -> np.ndarray | None:
-    """A constant that broadcasts over N, H, W of a conv result, as a vector of C values."""
-    if array is None or array.ndim > 4:
+    """A constant that broadcasts over N, H, W of a conv result, as a vector of C values
+    (None for any other constant, or when `out` is not 4-D: not a conv result)."""
+    if array is None or array.ndim > 4 or out.get_num_dims() != 4:
         return None
     shape = (1,) * (4 - array.ndim) + array.shape
     channels = out.get_shape()[1]
@@ -162,12 +181,12 @@ def _by_channel(values: np.ndarray) -> np.ndarray:
 class FoldBatchNorm(RewritePattern):
     """Folds an inference batch_norm into the conv before it.
 
-        %c = ge.conv2d %x, %w : ... -> tensor<1x8x4x4xf32>
-        %y = ge.batch_norm %c, %gamma, %beta, %mean, %var : ...
-      ->
-        %w2 = ge.const <W*s>
-        %b2 = ge.const <(b - mean)*s + beta>
-        %y = ge.fused_conv2d %x, %w2 bias %b2 : ...
+      %c = ge.conv2d %x, %w : ... -> tensor<1x8x4x4xf32>
+      %y = ge.batch_norm %c, %gamma, %beta, %mean, %var : ...
+    ->
+      %w2 = ge.const <W*s>
+      %b2 = ge.const <(b - mean)*s + beta>
+      %y = ge.fused_conv2d %x, %w2 bias %b2 : ...
     """
 
     @op_type_rewrite_pattern
@@ -179,7 +198,7 @@ class FoldBatchNorm(RewritePattern):
         params = [logical_constant(v) for v in (op.scale, op.offset, op.mean, op.variance)]
         if any(p is None for p in params):
             return
-        gamma, beta, mean, var = (np.asarray(p, np.float64) for p in params)  # type: ignore[arg-type]
+        gamma, beta, mean, var = (np.asarray(p, np.float64) for p in params)
         eps = float(np.float32(op.epsilon.value.data))
         weight, bias = weights
         with np.errstate(all="ignore"):  # a degenerate BN gives inf/nan: _rounded refuses it
@@ -192,21 +211,21 @@ class FoldBatchNorm(RewritePattern):
 class FoldScale(RewritePattern):
     """Folds a multiplication by a per-channel constant into the conv's weight and bias.
 
-        %c = ge.conv2d %x, %w bias %b : ...
-        %y = ge.mul %c, %s : (tensor<1x8x4x4xf32>, tensor<1x8x1x1xf32>) -> ...
-      ->
-        %y = ge.fused_conv2d %x, %w2 bias %b2 : ...      (W' = W*s, b' = b*s)
+      %c = ge.conv2d %x, %w bias %b : ...
+      %y = ge.mul %c, %s : (tensor<1x8x4x4xf32>, tensor<1x8x1x1xf32>) -> ...
+    ->
+      %y = ge.fused_conv2d %x, %w2 bias %b2 : ...      (W' = W*s, b' = b*s)
     """
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ge.MulOp, rewriter: PatternRewriter) -> None:
-        for conv_value, other in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+        for conv_value, other in operand_orders(op):
             if conv_value.type != op.output.type:
                 continue
             s = _per_channel(logical_constant(other), op.output.type)
             parts = _absorbable(conv_value, op, allow_residual=False) if s is not None else None
             weights = None if parts is None else parts.weights()
-            if parts is None or weights is None:
+            if s is None or parts is None or weights is None:
                 continue
             weight, bias = weights
             with np.errstate(all="ignore"):
@@ -219,21 +238,21 @@ class FoldScale(RewritePattern):
 class FoldShift(RewritePattern):
     """Folds an addition of a per-channel constant into the conv's bias.
 
-        %c = ge.conv2d %x, %w : ...
-        %y = ge.add %c, %t : (tensor<1x8x4x4xf32>, tensor<1x8x1x1xf32>) -> ...
-      ->
-        %y = ge.fused_conv2d %x, %w bias %b2 : ...       (b' = b + t)
+      %c = ge.conv2d %x, %w : ...
+      %y = ge.add %c, %t : (tensor<1x8x4x4xf32>, tensor<1x8x1x1xf32>) -> ...
+    ->
+      %y = ge.fused_conv2d %x, %w bias %b2 : ...       (b' = b + t)
     """
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ge.AddOp, rewriter: PatternRewriter) -> None:
-        for conv_value, other in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+        for conv_value, other in operand_orders(op):
             if conv_value.type != op.output.type:
                 continue
             t = _per_channel(logical_constant(other), op.output.type)
             parts = _absorbable(conv_value, op) if t is not None else None
             weights = None if parts is None else parts.weights()
-            if parts is None or weights is None:
+            if t is None or parts is None or weights is None:
                 continue
             bias = weights[1]
             with np.errstate(all="ignore"):
@@ -268,17 +287,18 @@ class FuseResidual(RewritePattern):
     def match_and_rewrite(self, op: ge.AddOp, rewriter: PatternRewriter) -> None:
         if not (op.lhs.type == op.rhs.type == op.output.type):
             return
-        lhs = _absorbable(op.lhs, op, allow_residual=False)
-        rhs = _absorbable(op.rhs, op, allow_residual=False)
-        if lhs is None and rhs is None:
+        candidates = [
+            (fusable, other)
+            for conv_value, other in operand_orders(op)
+            if (fusable := _absorbable(conv_value, op, allow_residual=False)) is not None
+        ]
+        if not candidates:
             return
-        if lhs is not None and rhs is not None:
-            chosen = lhs if _later(lhs.op, rhs.op, op) is lhs.op else rhs
-        else:
-            chosen = lhs or rhs
-        assert chosen is not None
-        other = op.rhs if chosen is lhs else op.lhs
-        _rebuild(chosen, op, rewriter, residual=other)
+        (conv, other), *rest = candidates
+        for candidate in rest:  # both operands are fusable convs: the later one absorbs the add
+            if _later(conv.op, candidate[0].op, op) is candidate[0].op:
+                conv, other = candidate
+        _rebuild(conv, op, rewriter, residual=other)
 
 
 _ACTIVATIONS: dict[type[Operation], ge.Activation] = {
@@ -293,15 +313,16 @@ _ACTIVATIONS: dict[type[Operation], ge.Activation] = {
 class FuseActivation(RewritePattern):
     """Fuses relu, relu6 (or clip(0, 6)), leaky_relu or sigmoid into the conv before it.
 
-        %c = ge.fused_conv2d %x, %w bias %b residual %r : ...
-        %y = ge.relu %c : tensor<1x8x4x4xf32>
-      ->
-        %y = ge.fused_conv2d %x, %w bias %b residual %r activation relu : ...
+      %c = ge.fused_conv2d %x, %w bias %b residual %r : ...
+      %y = ge.relu %c : tensor<1x8x4x4xf32>
+    ->
+      %y = ge.fused_conv2d %x, %w bias %b residual %r activation relu : ...
     """
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
-        self, op: ge.ReluOp | ge.Relu6Op | ge.LeakyReluOp | ge.SigmoidOp | ge.ClipOp,
+        self,
+        op: ge.ReluOp | ge.Relu6Op | ge.LeakyReluOp | ge.SigmoidOp | ge.ClipOp,
         rewriter: PatternRewriter,
     ) -> None:
         if isinstance(op, ge.ClipOp) and (op.min.value.data, op.max.value.data) != (0.0, 6.0):

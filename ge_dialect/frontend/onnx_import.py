@@ -44,9 +44,9 @@ from xdsl.dialects.builtin import ModuleOp, NameLoc, StringAttr, UnknownLoc
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import VerifyException
 
-from ge_dialect import ge
 from ge_dialect.builder import GraphBuilder, Tensor
 from ge_dialect.diagnostics import GeError
+from ge_dialect.utils import dtypes, shapes
 
 MIN_OPSET, MAX_OPSET = 11, 21
 
@@ -55,37 +55,71 @@ F32_HIGHEST = float(np.finfo(np.float32).max)
 
 # onnx.TensorProto.DataType values (kept here so that this module imports without onnx).
 _FLOAT, _FLOAT16 = 1, 10
-_COMPUTE_DTYPES = {_FLOAT: np.dtype(np.float32), _FLOAT16: np.dtype(np.float16)}
+_COMPUTE_DTYPES: dict[int, np.dtype] = {
+    _FLOAT: np.dtype(np.float32),
+    _FLOAT16: np.dtype(np.float16),
+}
 _FLOAT_DTYPES = (np.dtype(np.float32), np.dtype(np.float16))
 _INT_DTYPES = (np.dtype(np.int64), np.dtype(np.int32))
-_NUMPY_NAMES = {
-    np.dtype(np.float64): "DOUBLE", np.dtype(np.int32): "INT32", np.dtype(np.int64): "INT64",
-    np.dtype(np.int8): "INT8", np.dtype(np.uint8): "UINT8", np.dtype(np.int16): "INT16",
-    np.dtype(np.uint16): "UINT16", np.dtype(np.bool_): "BOOL", np.dtype(np.uint32): "UINT32",
-    np.dtype(np.uint64): "UINT64", np.dtype(np.float32): "FLOAT", np.dtype(np.float16): "FLOAT16",
-}
+
+
+def _onnx_type_name(dtype: np.dtype) -> str:
+    """ONNX's name of a numpy dtype (`FLOAT16`), for messages; onnx is loaded by then."""
+    import onnx
+
+    try:
+        return onnx.TensorProto.DataType.Name(onnx.helper.np_dtype_to_tensor_dtype(dtype))
+    except (KeyError, ValueError, TypeError):
+        return str(dtype)
+
 
 # onnx.AttributeProto.AttributeType values.
 _A_FLOAT, _A_INT, _A_STRING, _A_TENSOR = 1, 2, 3, 4
 _A_FLOATS, _A_INTS, _A_STRINGS, _A_SPARSE = 6, 7, 8, 11
 _ATTR_TYPE_NAMES = {
-    1: "FLOAT", 2: "INT", 3: "STRING", 4: "TENSOR", 5: "GRAPH", 6: "FLOATS", 7: "INTS",
-    8: "STRINGS", 9: "TENSORS", 10: "GRAPHS", 11: "SPARSE_TENSOR", 12: "SPARSE_TENSORS",
-    13: "TYPE_PROTO", 14: "TYPE_PROTOS",
+    1: "FLOAT",
+    2: "INT",
+    3: "STRING",
+    4: "TENSOR",
+    5: "GRAPH",
+    6: "FLOATS",
+    7: "INTS",
+    8: "STRINGS",
+    9: "TENSORS",
+    10: "GRAPHS",
+    11: "SPARSE_TENSOR",
+    12: "SPARSE_TENSORS",
+    13: "TYPE_PROTO",
+    14: "TYPE_PROTOS",
 }
 
 _AUTO_PADS = ("NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID")
 
-_CONV_ATTRS = {"auto_pad": _A_STRING, "dilations": _A_INTS, "group": _A_INT,
-               "kernel_shape": _A_INTS, "pads": _A_INTS, "strides": _A_INTS}
-_POOL_ATTRS = {"auto_pad": _A_STRING, "ceil_mode": _A_INT, "dilations": _A_INTS,
-               "kernel_shape": _A_INTS, "pads": _A_INTS, "strides": _A_INTS}
+_CONV_ATTRS = {
+    "auto_pad": _A_STRING,
+    "dilations": _A_INTS,
+    "group": _A_INT,
+    "kernel_shape": _A_INTS,
+    "pads": _A_INTS,
+    "strides": _A_INTS,
+}
+_POOL_ATTRS = {
+    "auto_pad": _A_STRING,
+    "ceil_mode": _A_INT,
+    "dilations": _A_INTS,
+    "kernel_shape": _A_INTS,
+    "pads": _A_INTS,
+    "strides": _A_INTS,
+}
 
 # op type -> (attributes and their types, (min, max) inputs, (min, max) outputs)
 _SPECS: dict[str, tuple[dict[str, int], tuple[int, int], tuple[int, int]]] = {
     "Conv": (_CONV_ATTRS, (2, 3), (1, 1)),
-    "BatchNormalization": ({"epsilon": _A_FLOAT, "momentum": _A_FLOAT, "training_mode": _A_INT},
-                           (5, 5), (1, 5)),
+    "BatchNormalization": (
+        {"epsilon": _A_FLOAT, "momentum": _A_FLOAT, "training_mode": _A_INT},
+        (5, 5),
+        (1, 5),
+    ),
     "Relu": ({}, (1, 1), (1, 1)),
     "Sigmoid": ({}, (1, 1), (1, 1)),
     "LeakyRelu": ({"alpha": _A_FLOAT}, (1, 1), (1, 1)),
@@ -95,8 +129,11 @@ _SPECS: dict[str, tuple[dict[str, int], tuple[int, int], tuple[int, int]]] = {
     "Mul": ({}, (2, 2), (1, 1)),
     "Div": ({}, (2, 2), (1, 1)),
     "MatMul": ({}, (2, 2), (1, 1)),
-    "Gemm": ({"alpha": _A_FLOAT, "beta": _A_FLOAT, "transA": _A_INT, "transB": _A_INT},
-             (2, 3), (1, 1)),
+    "Gemm": (
+        {"alpha": _A_FLOAT, "beta": _A_FLOAT, "transA": _A_INT, "transB": _A_INT},
+        (2, 3),
+        (1, 1),
+    ),
     "MaxPool": ({**_POOL_ATTRS, "storage_order": _A_INT}, (1, 1), (1, 2)),
     "AveragePool": ({**_POOL_ATTRS, "count_include_pad": _A_INT}, (1, 1), (1, 1)),
     "GlobalAveragePool": ({}, (1, 1), (1, 1)),
@@ -106,9 +143,20 @@ _SPECS: dict[str, tuple[dict[str, int], tuple[int, int], tuple[int, int]]] = {
     "Transpose": ({"perm": _A_INTS}, (1, 1), (1, 1)),
     "Softmax": ({"axis": _A_INT}, (1, 1), (1, 1)),
     "Identity": ({}, (1, 1), (1, 1)),
-    "Constant": ({"value": _A_TENSOR, "value_float": _A_FLOAT, "value_floats": _A_FLOATS,
-                  "value_int": _A_INT, "value_ints": _A_INTS, "value_string": _A_STRING,
-                  "value_strings": _A_STRINGS, "sparse_value": _A_SPARSE}, (0, 0), (1, 1)),
+    "Constant": (
+        {
+            "value": _A_TENSOR,
+            "value_float": _A_FLOAT,
+            "value_floats": _A_FLOATS,
+            "value_int": _A_INT,
+            "value_ints": _A_INTS,
+            "value_string": _A_STRING,
+            "value_strings": _A_STRINGS,
+            "sparse_value": _A_SPARSE,
+        },
+        (0, 0),
+        (1, 1),
+    ),
     "Cast": ({"to": _A_INT, "saturate": _A_INT}, (1, 1), (1, 1)),
 }
 
@@ -125,8 +173,9 @@ class _Const:
     `origin` names the location its `ge.const` gets when an op needs it as a value.
     """
 
-    def __init__(self, array: np.ndarray | None, origin: str, proto: Any = None,
-                 base_dir: str | None = None):
+    def __init__(
+        self, array: np.ndarray | None, origin: str, proto: Any = None, base_dir: str | None = None
+    ):
         self._array = array
         self.origin = origin
         self.proto = proto
@@ -159,7 +208,7 @@ def _one_line(e: object) -> str:
 
 def _strip_error(message: str) -> str:
     """A builder GeError's text without its `error: ` prefix."""
-    return message[len("error: "):] if message.startswith("error: ") else message
+    return message[len("error: ") :] if message.startswith("error: ") else message
 
 
 def _shape_str(shape: Sequence[object]) -> str:
@@ -233,8 +282,15 @@ def _parse(onnx: Any, data: bytes, label: str) -> Any:
 
 
 class _Importer:
-    def __init__(self, onnx: Any, model: Any, label: str, base_dir: str | None,
-                 input_shapes: Mapping[str, Sequence[int]] | None, name: str):
+    def __init__(
+        self,
+        onnx: Any,
+        model: Any,
+        label: str,
+        base_dir: str | None,
+        input_shapes: Mapping[str, Sequence[int]] | None,
+        name: str,
+    ):
         self.onnx = onnx
         self.model = model
         self.label = label
@@ -263,8 +319,9 @@ class _Importer:
         failures: list[tuple[str, str, str]] = []
         for index, node in enumerate(graph.node):
             node_name = node.name or f"{node.op_type}_{index}"
-            op_label = node.op_type if node.domain in ("", "ai.onnx") else \
-                f"{node.domain}.{node.op_type}"
+            op_label = (
+                node.op_type if node.domain in ("", "ai.onnx") else f"{node.domain}.{node.op_type}"
+            )
             try:
                 self._import_node(node, node_name)
             except _Unsupported as e:
@@ -302,9 +359,7 @@ class _Importer:
             raise self.error("the model imports no default-domain (ai.onnx) opset")
         version = max(versions)
         if not MIN_OPSET <= version <= MAX_OPSET:
-            raise self.error(
-                f"opset {version} is not supported ({MIN_OPSET} to {MAX_OPSET})"
-            )
+            raise self.error(f"opset {version} is not supported ({MIN_OPSET} to {MAX_OPSET})")
         return version
 
     def _graph_inputs(self, graph: Any) -> None:
@@ -341,8 +396,8 @@ class _Importer:
                     dims.append(d.dim_param)
                 else:
                     dims.append(None)
-        written = "unknown rank" if dims is None else _shape_str(
-            "?" if d is None else d for d in dims
+        written = (
+            "unknown rank" if dims is None else _shape_str(["?" if d is None else d for d in dims])
         )
         given = self.input_shapes.get(name)
         if given is not None:
@@ -363,11 +418,12 @@ class _Importer:
                     f"in shape {written}; bind it with --input-shape {name}=<dims>, e.g. "
                     f"{name}={example}"
                 )
-            shape = [int(d) for d in dims]  # type: ignore[arg-type]
+            shape = [d for d in dims if isinstance(d, int)]  # all bound (checked above)
         return self.b.input(name, shape, dtype)
 
-    def _given_shape(self, name: str, given: Sequence[int], dims: list | None,
-                     written: str) -> list[int]:
+    def _given_shape(
+        self, name: str, given: Sequence[int], dims: list | None, written: str
+    ) -> list[int]:
         try:
             shape = [int(d) for d in given]
             ok = all(isinstance(d, int | np.integer) and not isinstance(d, bool) for d in given)
@@ -384,7 +440,7 @@ class _Importer:
                     f"the input shape {text} given for '{name}' has rank {len(shape)}, but the "
                     f"model's input has rank {len(dims)} ({written})"
                 )
-            for i, (d, g) in enumerate(zip(dims, shape)):
+            for i, (d, g) in enumerate(zip(dims, shape, strict=True)):
                 if isinstance(d, int) and d != g:
                     raise self.error(
                         f"the input shape {text} given for '{name}' has {g} at dim {i}, but "
@@ -432,7 +488,7 @@ class _Importer:
             op = op.next_op
         if not isinstance(results, list):
             results = [results]
-        for out, value in zip(node.output, results):
+        for out, value in zip(node.output, results, strict=False):
             if out and value is not None:
                 self.env[out] = value
 
@@ -501,7 +557,7 @@ class _Importer:
             array = value.array(self.onnx)
             if array.dtype not in _FLOAT_DTYPES:
                 raise _Unsupported(
-                    f"constant '{name}' of type {_NUMPY_NAMES.get(array.dtype, str(array.dtype))} "
+                    f"constant '{name}' of type {_onnx_type_name(array.dtype)} "
                     "is used as a value (only FLOAT and FLOAT16 tensors are computed; INT64 only "
                     "as constant shapes)"
                 )
@@ -538,7 +594,9 @@ class _Importer:
             reasons.append(f"auto_pad '{auto}' is not one of {', '.join(_AUTO_PADS)}")
         if auto != "NOTSET" and "pads" in attrs:
             reasons.append(f"pads together with auto_pad {auto}")
-        ranks = {len(attrs[k]) for k in ("kernel_shape", "strides", "dilations") if k in attrs}
+        ranks: set[float] = {
+            len(attrs[k]) for k in ("kernel_shape", "strides", "dilations") if k in attrs
+        }
         if "pads" in attrs:
             ranks.add(len(attrs["pads"]) / 2)
         if len(ranks) > 1:
@@ -613,8 +671,14 @@ class _Importer:
 
     # ---- converters (one per op type) ----------------------------------------------------
 
-    def _pads(self, attrs: dict[str, Any], spatial: Sequence[int], kernel: Sequence[int],
-              strides: Sequence[int], dilations: Sequence[int]) -> list[int]:
+    def _pads(
+        self,
+        attrs: dict[str, Any],
+        spatial: Sequence[int],
+        kernel: Sequence[int],
+        strides: Sequence[int],
+        dilations: Sequence[int],
+    ) -> list[int]:
         """The node's padding in GE order [top, bottom, left, right]."""
         auto = attrs.get("auto_pad", "NOTSET")
         if auto == "NOTSET":
@@ -623,7 +687,7 @@ class _Importer:
         if auto == "VALID":
             return [0, 0, 0, 0]
         pads: list[int] = []
-        for size, k, s, d in zip(spatial, kernel, strides, dilations):
+        for size, k, s, d in zip(spatial, kernel, strides, dilations, strict=False):
             out = -(-size // s)
             total = max((out - 1) * s + (k - 1) * d + 1 - size, 0)
             small = total // 2
@@ -642,8 +706,9 @@ class _Importer:
         w_value = self._required(node, 1)
         w_rank = len(w_value.shape)
         if w_rank != 4:
-            raise _Unsupported(f"{w_rank - 2}-D convolution" if w_rank in (3, 5)
-                               else f"weight of rank {w_rank}")
+            raise _Unsupported(
+                f"{w_rank - 2}-D convolution" if w_rank in (3, 5) else f"weight of rank {w_rank}"
+            )
         self._require_rank4(x, "convolution")
         w = self._tensor(node, 1)
         bias = self._opt_tensor(node, 2)
@@ -655,20 +720,23 @@ class _Importer:
         strides = attrs.get("strides", [1, 1])
         dilations = attrs.get("dilations", [1, 1])
         pads = self._pads(attrs, x.shape[2:], kernel, strides, dilations)
-        return self.b.conv2d(x, w, bias, strides, pads, dilations, attrs.get("group", 1),
-                             name=self._out(node))
+        return self.b.conv2d(
+            x, w, bias, strides, pads, dilations, attrs.get("group", 1), name=self._out(node)
+        )
 
     def _op_BatchNormalization(self, node: Any, attrs: dict[str, Any]) -> Tensor:
         x = self._tensor(node, 0)
-        params = [self._tensor(node, i) for i in range(1, 5)]
+        scale, offset, mean, variance = (self._tensor(node, i) for i in range(1, 5))
         eps = attrs.get("epsilon", 1e-5)
         shape = x.shape
         if len(shape) < 2:
             raise _Unsupported(f"BatchNormalization of a rank-{len(shape)} input")
         if len(shape) == 4:
-            return self.b.batch_norm(x, *params, epsilon=eps, name=self._out(node))
+            return self.b.batch_norm(
+                x, scale, offset, mean, variance, epsilon=eps, name=self._out(node)
+            )
         x4 = self.b.reshape(x, [shape[0], shape[1], math.prod(shape[2:]), 1])
-        y = self.b.batch_norm(x4, *params, epsilon=eps)
+        y = self.b.batch_norm(x4, scale, offset, mean, variance, epsilon=eps)
         return self.b.reshape(y, shape, name=self._out(node))
 
     def _op_Relu(self, node: Any, attrs: dict[str, Any]) -> Tensor:
@@ -678,8 +746,9 @@ class _Importer:
         return self.b.sigmoid(self._tensor(node, 0), name=self._out(node))
 
     def _op_LeakyRelu(self, node: Any, attrs: dict[str, Any]) -> Tensor:
-        return self.b.leaky_relu(self._tensor(node, 0), attrs.get("alpha", 0.01),
-                                 name=self._out(node))
+        return self.b.leaky_relu(
+            self._tensor(node, 0), attrs.get("alpha", 0.01), name=self._out(node)
+        )
 
     def _op_Clip(self, node: Any, attrs: dict[str, Any]) -> Tensor:
         x = self._tensor(node, 0)
@@ -693,8 +762,10 @@ class _Importer:
             elif self._value(node, index) is not None:
                 array = self._constant(node, index, key)
                 if array.size != 1 or array.dtype.kind != "f":
-                    raise _Unsupported(f"Clip {key} must be a float scalar, got {array.dtype} "
-                                       f"{_shape_str(array.shape)}")
+                    raise _Unsupported(
+                        f"Clip {key} must be a float scalar, got {array.dtype} "
+                        f"{_shape_str(array.shape)}"
+                    )
                 bound = float(array.reshape(()))
             else:
                 bound = default
@@ -722,8 +793,7 @@ class _Importer:
         x = self._tensor(node, 0)
         divisor = self._constant(node, 1, "divisor")
         if divisor.dtype not in _FLOAT_DTYPES:
-            raise _Unsupported(f"Div by a {_NUMPY_NAMES.get(divisor.dtype, divisor.dtype)} "
-                               "constant")
+            raise _Unsupported(f"Div by a {_onnx_type_name(divisor.dtype)} constant")
         with np.errstate(divide="ignore", over="ignore"):
             reciprocal = (1.0 / divisor.astype(np.float64)).astype(divisor.dtype)
         return self.b.mul(x, self._new_const(reciprocal, None), name=self._out(node))
@@ -741,7 +811,7 @@ class _Importer:
                 f"contraction dims differ: {_shape_str(values[0].shape)} x "
                 f"{_shape_str(values[1].shape)}"
             )
-        if ge.broadcast_shape(a.shape[:-2], b.shape[:-2]) is None:
+        if shapes.broadcast_shape(a.shape[:-2], b.shape[:-2]) is None:
             raise _Unsupported(
                 f"batch dims of {_shape_str(a.shape)} and {_shape_str(b.shape)} do not broadcast"
             )
@@ -761,15 +831,16 @@ class _Importer:
             return self._tensor(node, index)
         value = self._value(node, index)
         if isinstance(value, _Const) and value.tensor is None:
-            return self._materialize(_Const(value.array(self.onnx).reshape(shape), value.origin),
-                                     node.input[index])
+            return self._materialize(
+                _Const(value.array(self.onnx).reshape(shape), value.origin), node.input[index]
+            )
         x = self._tensor(node, index)
         return self.b.reshape(x, [x.shape[0] if d == -1 else d for d in shape])
 
     def _scaled(self, value: _Const, factor: float) -> np.ndarray:
         array = value.array(self.onnx)
         if array.dtype not in _FLOAT_DTYPES:
-            raise _Unsupported(f"Gemm operand of type {_NUMPY_NAMES.get(array.dtype, array.dtype)}")
+            raise _Unsupported(f"Gemm operand of type {_onnx_type_name(array.dtype)}")
         if factor == 1.0:
             return array
         return (array.astype(np.float64) * factor).astype(array.dtype)
@@ -781,13 +852,15 @@ class _Importer:
         va, vb, vc = self._required(node, 0), self._required(node, 1), self._value(node, 2)
         sa, sb = va.shape, vb.shape
         if len(sa) != 2 or len(sb) != 2:
-            raise _Unsupported(f"Gemm operands must be 2-D, got {_shape_str(sa)} and "
-                               f"{_shape_str(sb)}")
+            raise _Unsupported(
+                f"Gemm operands must be 2-D, got {_shape_str(sa)} and {_shape_str(sb)}"
+            )
         m, k = (sa[1], sa[0]) if ta else sa
         k2, n = (sb[1], sb[0]) if tb else sb
         if k != k2:
-            raise _Unsupported(f"contraction dims differ: A is {m}x{k}, B is {k2}x{n} "
-                               "(after transposes)")
+            raise _Unsupported(
+                f"contraction dims differ: A is {m}x{k}, B is {k2}x{n} (after transposes)"
+            )
         post_alpha = None
         if alpha != 1.0 and isinstance(vb, _Const):
             b = self._new_const(self._scaled(vb, alpha), None)
@@ -802,16 +875,16 @@ class _Importer:
         addend: Tensor | None = None
         if vc is not None and beta != 0.0:
             sc = vc.shape
-            if ge.broadcast_shape(sc, (m, n)) != (m, n):
-                raise _Unsupported(f"C of shape {_shape_str(sc)} does not broadcast to "
-                                   f"[{m}, {n}]")
+            if shapes.broadcast_shape(sc, (m, n)) != (m, n):
+                raise _Unsupported(f"C of shape {_shape_str(sc)} does not broadcast to [{m}, {n}]")
             if beta == 1.0 and post_alpha is None and sc == (n,):
                 bias = self._tensor(node, 2)
             elif isinstance(vc, _Const):
                 c = self._scaled(vc, beta)
                 if post_alpha is None and (c.size == 1 or (c.size == n and c.shape[-1] == n)):
-                    bias = self._new_const(np.ascontiguousarray(
-                        np.broadcast_to(c.reshape(-1), (n,))), None)
+                    bias = self._new_const(
+                        np.ascontiguousarray(np.broadcast_to(c.reshape(-1), (n,))), None
+                    )
                 else:
                     addend = self._new_const(c, None)
             else:
@@ -825,8 +898,11 @@ class _Importer:
         last = post_alpha is None and addend is None
         y = self.b.matmul(a, b, bias, ta, tb, name=self._out(node) if last else None)
         if post_alpha is not None:
-            y = self.b.mul(y, self._new_const(np.asarray(post_alpha, _dtype(y)), None),
-                           name=self._out(node) if addend is None else None)
+            y = self.b.mul(
+                y,
+                self._new_const(np.asarray(post_alpha, _dtype(y)), None),
+                name=self._out(node) if addend is None else None,
+            )
         if addend is not None:
             y = self.b.add(y, addend, name=self._out(node))
         return y
@@ -840,8 +916,15 @@ class _Importer:
         ceil = bool(attrs.get("ceil_mode", 0))
         if kind == "max":
             return self.b.max_pool(x, kernel, strides, pads, ceil, name=self._out(node))
-        return self.b.avg_pool(x, kernel, strides, pads, ceil,
-                               bool(attrs.get("count_include_pad", 0)), name=self._out(node))
+        return self.b.avg_pool(
+            x,
+            kernel,
+            strides,
+            pads,
+            ceil,
+            bool(attrs.get("count_include_pad", 0)),
+            name=self._out(node),
+        )
 
     def _op_MaxPool(self, node: Any, attrs: dict[str, Any]) -> Tensor:
         return self._pool(node, attrs, "max")
@@ -855,15 +938,16 @@ class _Importer:
         return self.b.global_avg_pool(x, name=self._out(node))
 
     def _op_Concat(self, node: Any, attrs: dict[str, Any]) -> Value:
-        values = [self._value(node, i) for i in range(len(node.input))]
-        if any(v is None for v in values):
+        given = [self._value(node, i) for i in range(len(node.input))]
+        values = [v for v in given if v is not None]
+        if len(values) != len(given):
             raise _Unsupported("an omitted input")
         axis = attrs["axis"]
-        rank = len(values[0].shape)  # type: ignore[union-attr]
+        rank = len(values[0].shape)
         if not -rank <= axis < rank:
             raise _Unsupported(f"axis {axis} is out of range for rank {rank}")
         if all(isinstance(v, _Const) for v in values):
-            arrays = [v.array(self.onnx) for v in values]  # type: ignore[union-attr]
+            arrays = [v.array(self.onnx) for v in values if isinstance(v, _Const)]
             try:
                 return self._folded(np.concatenate(arrays, axis=axis))
             except ValueError as e:
@@ -875,9 +959,11 @@ class _Importer:
         data = self._required(node, 0)
         spec = self._constant(node, 1, "shape")
         if spec.dtype not in _INT_DTYPES or spec.ndim != 1:
-            raise _Unsupported(f"the shape must be a 1-D INT64 tensor, got "
-                               f"{_NUMPY_NAMES.get(spec.dtype, spec.dtype)} "
-                               f"{_shape_str(spec.shape)}")
+            raise _Unsupported(
+                f"the shape must be a 1-D INT64 tensor, got "
+                f"{_onnx_type_name(spec.dtype)} "
+                f"{_shape_str(spec.shape)}"
+            )
         allowzero = attrs.get("allowzero", 0) == 1
         in_shape = data.shape
         target = [int(d) for d in spec]
@@ -885,8 +971,9 @@ class _Importer:
         for i, d in enumerate(target):
             if d == 0 and not allowzero:
                 if i >= len(in_shape):
-                    raise _Unsupported(f"shape {target} copies dim {i} of a rank-{len(in_shape)} "
-                                       "input")
+                    raise _Unsupported(
+                        f"shape {target} copies dim {i} of a rank-{len(in_shape)} input"
+                    )
                 shape.append(in_shape[i])
             elif d < -1:
                 raise _Unsupported(f"invalid dim {d} in shape {target}")
@@ -976,16 +1063,16 @@ class _Importer:
             with np.errstate(over="ignore", invalid="ignore"):
                 return self._folded(array.astype(dtype))
         x = self._tensor(node, 0)
-        if ge.np_dtype(x.element_type) == dtype:
+        if dtypes.np_dtype(x.element_type) == dtype:
             return self.b.identity(x, name=self._out(node))
-        if not ge.is_float(x.element_type):
+        if not dtypes.is_float(x.element_type):
             raise _Unsupported(f"Cast from {x.element_type}")
         return self.b.cast(x, dtype, name=self._out(node))
 
 
 def _dtype(t: Tensor) -> np.dtype:
     """The numpy dtype of a value's element type."""
-    return ge.np_dtype(t.element_type)
+    return dtypes.np_dtype(t.element_type)
 
 
 def _verify(op: Operation) -> None:

@@ -1,11 +1,19 @@
 """ge-opt: the `mlir-opt` of GE graphs.
 
-    ge-opt [options] [-p pipeline] [--<pass>[=<options>] ...] [input.mlir]
+    ge-opt [options] [-p pipeline] [--<pass>[=<options>] ...] [input.mlir | model.onnx]
 
-Reads IR (stdin without a file), runs passes, prints IR.  Pass flags such as
-`--canonicalize` or `--some-pass=opt-a=1,flag` run after the `-p` pipeline in command-line
-order; a bare option word means `word=true`.  Every user mistake is one diagnostic line
-`file:line:col: error: ...` on stderr and exit 1 (exit 2 for bad flags and options).
+Reads IR (stdin without a file) or an ONNX model, runs passes, prints IR.  Pass flags such
+as `--canonicalize` or `--some-pass=opt-a=1,flag` run after the `-p` pipeline in
+command-line order; a bare option word means `word=true`.  Every user mistake is one
+diagnostic line `file:line:col: error: ...` on stderr and exit 1 (exit 2 for bad flags and
+options).
+
+The driver loop is xDSL's (`xDSLOptMain.run`); ge-opt fills in its hooks:
+`prepare_input` reads and splits the input, `parse_chunk` parses with located
+diagnostics (ONNX through the registered frontend), `apply_passes` runs
+`ge_dialect.api.compile` with the pipeline `setup_pipeline` built (its callback times,
+prints reports, verifies and dumps IR), `prepare_output` and `output_resulting_program`
+buffer the printed IR, which `run` writes only when the whole run succeeded.
 """
 
 from __future__ import annotations
@@ -14,29 +22,36 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Sequence
-from io import StringIO
-from typing import NoReturn
+from collections.abc import Callable, Sequence
+from io import BytesIO, StringIO
+from typing import IO, NoReturn
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass, PassPipeline
+from xdsl.ir import Attribute
+from xdsl.passes import ModulePass
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
-from xdsl.xdsl_opt_main import xDSLOptMain
+from xdsl.utils.arg_spec import parse_spec
+from xdsl.utils.diagnostic import Diagnostic
+from xdsl.utils.exceptions import ArgSpecParseError
+from xdsl.utils.target import Target
+from xdsl.xdsl_opt_main import VersionAction, xDSLOptMain
 
-from ge_dialect import __version__
-from ge_dialect.diagnostics import GeError, LocatingParser, OptionError, format_parse_error
+from ge_dialect import __version__, api
+from ge_dialect.diagnostics import GeError, LocatedParseError, OptionError
 from ge_dialect.dialects import get_all_dialects
+from transforms import parse_pipeline
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
+
+SEPARATOR = "// -----"
 
 
 class UsageError(Exception):
     """A bad command line: unknown flag, pass or option (exit 2)."""
 
 
-def _pass_registry():
+def _pass_registry() -> dict[str, Callable[[], type[ModulePass]]]:
     from transforms import get_all_passes
 
     return get_all_passes()
@@ -68,20 +83,69 @@ def split_pass_flags(argv: Sequence[str], names: Sequence[str]) -> tuple[list[st
     return specs, rest
 
 
+def split_input(text: str) -> list[tuple[str, int]]:
+    """`text` split at lines that are exactly `// -----`, each chunk with its line offset.
+
+    Only `\\n` ends a line, as for the parser's line numbers.
+    """
+    chunks: list[tuple[str, int]] = []
+    current: list[str] = []
+    start = 0
+    lines = text.split("\n")
+    for number, line in enumerate(lines):
+        if line.rstrip() == SEPARATOR:
+            chunks.append(("".join(current), start))
+            current, start = [], number + 1
+        else:
+            current.append(line if number == len(lines) - 1 else line + "\n")
+    chunks.append(("".join(current), start))
+    return chunks
+
+
+_XDSL_PASS_HELP = {
+    "cse": "Eliminates common subexpressions (xDSL's pass).",
+    "dce": "Removes dead code (xDSL's pass).",
+}
+"""Help for xDSL's passes that have no docstring."""
+
+
+def _bare_spec(text: str) -> str:
+    """An `-f`/`-t` value: a name in xDSL's spec syntax, without options (none are used)."""
+    try:
+        spec = parse_spec(text)
+    except ArgSpecParseError:  # a BaseException, which argparse would not catch
+        raise argparse.ArgumentTypeError(f"malformed value '{text}'") from None
+    if spec.parameters:
+        raise argparse.ArgumentTypeError(f"'{spec.name}' takes no options")
+    return text
+
+
 def _usage_error(message: str) -> NoReturn:
     raise UsageError(message)
 
 
+class _Buffer(StringIO):
+    """The output, kept until the run succeeds (xDSL's loop closes its output stream)."""
+
+    def close(self) -> None:
+        pass
+
+
 class GeOptMain(xDSLOptMain):
-    """xDSL's opt driver with ge's dialects and passes, located diagnostics and pass flags."""
+    """xDSL's opt driver with ge's dialects, passes and frontends, located diagnostics and
+    pass flags."""
 
     version_format = f"ge-opt {__version__} (xdsl {{xdsl_version}})"
 
     def __init__(self, args: Sequence[str] | None = None):
-        self._argv = None if args is None else list(args)
         argv = list(sys.argv[1:] if args is None else args)
+        self._wants_help = bool({"-h", "--help"} & set(argv))
         self.pass_flags, rest = split_pass_flags(argv, list(_pass_registry()))
-        self.diagnostics: list[str] = []
+        self._output = _Buffer()
+        self._writer: api.ExternalWriter | None = None
+        self._shapes: dict[str, list[int]] = {}
+        self._timings: list[tuple[str, float]] = []
+        self._start = time.perf_counter()
         super().__init__(description="ge modular optimizer driver", args=rest)
 
     # ---- registration -------------------------------------------------------------------
@@ -95,168 +159,174 @@ class GeOptMain(xDSLOptMain):
             self.register_pass(name, factory)
 
     def register_all_frontends(self) -> None:
-        self.available_frontends["mlir"] = lambda: None  # parsing is done by `parse_chunk`
+        # `parse_chunk` parses MLIR itself (it needs the chunk's line offset); ONNX goes
+        # through xDSL's frontend call with the whole model.
+        self.available_frontends["mlir"] = lambda chunk: self.parse_mlir(chunk, 0)
+        self.available_frontends["onnx"] = self.import_onnx
+
+    def register_all_targets(self) -> None:
+        # Only MLIR text makes sense for this IR; xDSL's other targets print other dialects.
+        def mlir() -> type[Target]:
+            from xdsl.targets.mlir import MLIRTarget
+
+            return MLIRTarget
+
+        self.available_targets["mlir"] = mlir
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
         arg_parser.prog = "ge-opt"
-        arg_parser.error = _usage_error  # type: ignore[method-assign]
-        arg_parser.add_argument(
+        # One line and exit 2 instead of argparse's usage dump (setattr: mypy forbids
+        # assigning to a method).
+        setattr(arg_parser, "error", _usage_error)  # noqa: B010
+        # Redefined flags replace xDSL's (conflict_handler="resolve").
+        group = arg_parser.add_argument_group("ge-opt options", conflict_handler="resolve")
+        group.add_argument(
+            "-f",
+            "--frontend",
+            type=_bare_spec,
+            help="the input format: mlir or onnx (default: onnx for .onnx files, else mlir)",
+        )
+        group.add_argument(
+            "-t",
+            "--target",
+            type=_bare_spec,
+            default="mlir",
+            help="the output format: mlir (the only one for this IR)",
+        )
+        group.add_argument(
+            "--disable-verify",
+            action="store_true",
+            help="skip verification (op and attribute verifiers, SSA dominance, stream rules)",
+        )
+        group.add_argument(
+            "-v",
+            "--version",
+            action=VersionAction,
+            version_format=self.version_format,
+            help="print the version and exit",
+        )
+        group.add_argument(
+            "--print-between-passes",
+            action="store_true",
+            help="print the IR between each two passes to stderr (stdout stays the output)",
+        )
+        # Shrink Ray's protocol (see xDSL's ShrinkException): a developer tool, not listed.
+        group.add_argument("--shrink", action="store_true", help=argparse.SUPPRESS)
+        group.add_argument(
             "--print-ir-after-all",
             action="store_true",
             help="print the IR after every pass to stderr, as mlir-opt does",
         )
-        arg_parser.add_argument(
+        group.add_argument(
             "--input-shape",
             action="append",
             default=[],
             metavar="NAME=DIMS",
             help="bind the dims of an ONNX graph input, e.g. input=1x3x224x224 (repeatable)",
         )
-        arg_parser.add_argument(
+        group.add_argument(
             "--elide-constants-if-larger",
             type=int,
             metavar="N",
             help="print constants of more than N elements as #ge.elided (for reading only)",
         )
-        arg_parser.add_argument(
+        group.add_argument(
             "--externalize-constants-if-larger",
             type=int,
             metavar="N",
             help="write constants of more than N elements to an external data file",
         )
-        arg_parser.add_argument(
+        group.add_argument(
             "--external-data",
             metavar="FILE",
             help="the external data file (default: the -o file with .weights appended)",
         )
-        if not {"-h", "--help"} & set(sys.argv[1:] if self._argv is None else self._argv):
+        if not self._wants_help:
             return  # pass flags are split off before argparse; they are listed for --help only
-        group = arg_parser.add_argument_group(
+        passes = arg_parser.add_argument_group(
             "passes (--<pass>[=<options>], run after -p in command-line order)"
         )
         for name, factory in self.available_passes.items():  # imports each pass module
-            doc = (factory().__doc__ or "").strip().split("\n")[0]
-            group.add_argument(f"--{name}", action="store_true", help=doc)
+            doc = (factory().__doc__ or _XDSL_PASS_HELP.get(name, "")).strip().split("\n")[0]
+            passes.add_argument(f"--{name}", action="store_true", help=doc)
 
-    # ---- pipeline ---------------------------------------------------------------------------
+    # ---- pipeline -------------------------------------------------------------------------
 
     def setup_pipeline(self) -> None:
         self.args.passes = ",".join(p for p in (self.args.passes, *self.pass_flags) if p)
-        self._timings: list[tuple[str, float]] = []
-        start = time.perf_counter()
-
-        def callback(previous: ModulePass | None, module: ModuleOp, next_: ModulePass | None):
-            nonlocal start
-            if previous is not None:
-                self._timings.append((previous.name, time.perf_counter() - start))
-                self.check(module, f"after pass '{previous.name}'")
-                if self.args.print_ir_after_all:
-                    print(f"// -----// IR Dump After {previous.name} //----- //", file=sys.stderr)
-                    Printer(stream=sys.stderr).print_op(module)
-                    print(file=sys.stderr)
-            start = time.perf_counter()
-
         try:
-            self.pipeline = PassPipeline.parse_spec(self.available_passes, self.args.passes, callback)
+            self.pipeline = parse_pipeline(
+                self.args.passes, self.between_passes, self.available_passes
+            )
         except ArgSpecParseError as e:
             raise UsageError(str(e).replace("\n", " ")) from None
         except ValueError as e:
             raise UsageError(str(e)) from None
 
-    def check(self, module: ModuleOp, when: str = "") -> None:
+    def between_passes(
+        self, previous: ModulePass | None, module: ModuleOp, next_: ModulePass | None
+    ) -> None:
+        """The pipeline's callback: timing, the pass's reports, verification, IR dumps."""
+        if previous is not None:
+            self._timings.append((previous.name, time.perf_counter() - self._start))
+            self.print_reports(module)
+            self.check(module)
+            if self.args.print_ir_after_all:
+                self.dump(f"IR Dump After {previous.name}", module)
+            if next_ is not None and self.args.print_between_passes:
+                self.dump(f"IR Dump Between {previous.name} and {next_.name}", module)
+        self._start = time.perf_counter()
+
+    def check(self, module: ModuleOp) -> None:
         """Located verification and SSA dominance (skipped with --disable-verify)."""
-        if self.args.disable_verify:
-            return
-        from ge_dialect.verify import verify_module
+        if not self.args.disable_verify:
+            api.verify(module, self.get_input_name())
 
-        verify_module(module, self.get_input_name())
+    @staticmethod
+    def dump(title: str, module: ModuleOp) -> None:
+        print(f"// -----// {title} //----- //", file=sys.stderr)
+        Printer(stream=sys.stderr).print_op(module)
+        print(file=sys.stderr)
 
-    # ---- running ----------------------------------------------------------------------------
+    @staticmethod
+    def print_reports(module: ModuleOp) -> None:
+        """Prints on stderr what passes recorded for the user (`transforms.reports`)."""
+        from transforms import reports
 
-    def read_input(self) -> str:
-        name = self.get_input_name()
+        for report in reports.take(module):
+            text = str(report)
+            sys.stderr.write(text if text.endswith("\n") else text + "\n")
+
+    # ---- input ------------------------------------------------------------------------------
+
+    def frontend(self) -> str:
+        """`-f`, else `onnx` for a `.onnx` file, else `mlir`."""
+        if self.args.frontend:
+            return parse_spec(self.args.frontend).name
+        return "onnx" if (self.args.input_file or "").lower().endswith(".onnx") else "mlir"
+
+    def prepare_input(self) -> tuple[list[tuple[IO[bytes], int]], str]:
+        """The input as chunks with their line offsets (ONNX: one chunk, read by its importer)."""
+        frontend = self.frontend()
+        if frontend == "onnx":
+            self._shapes = self.input_shapes()
+            data = b"" if self.args.input_file is not None else self.read_stdin()
+            return [(BytesIO(data), 0)], frontend
+        if self.args.input_shape:
+            raise UsageError("--input-shape applies to ONNX input (.onnx files) only")
+        if self.args.input_file is None:
+            text = api.decode(self.read_stdin(), self.get_input_name())
+        else:
+            text = api.read_text(self.args.input_file)
+        chunks = split_input(text) if self.args.split_input_file else [(text, 0)]
+        return [(BytesIO(chunk.encode()), offset) for chunk, offset in chunks], frontend
+
+    def read_stdin(self) -> bytes:
         try:
-            if self.args.input_file is None:
-                data = sys.stdin.buffer.read()
-            else:
-                with open(self.args.input_file, "rb") as f:
-                    data = f.read()
+            return sys.stdin.buffer.read()
         except OSError as e:
-            raise GeError(f"{name}: error: cannot read input: {e.strerror}") from None
-        try:
-            return data.decode("utf-8")
-        except UnicodeDecodeError as e:
-            line = data.count(b"\n", 0, e.start) + 1
-            col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
-            raise GeError(
-                f"{name}:{line}:{col}: error: invalid UTF-8 (byte 0x{data[e.start]:02x})"
-            ) from None
-
-    def chunks(self, text: str) -> list[tuple[str, int]]:
-        """The input split at lines that are exactly `// -----`, with their line offsets."""
-        if not self.args.split_input_file:
-            return [(text, 0)]
-        out: list[tuple[str, int]] = []
-        current: list[str] = []
-        start = 0
-        for number, line in enumerate(text.splitlines(keepends=True)):
-            if line.rstrip() == "// -----":
-                out.append(("".join(current), start))
-                current, start = [], number + 1
-            else:
-                current.append(line)
-        out.append(("".join(current), start))
-        return out
-
-    def parse_text(self, text: str, line_offset: int) -> ModuleOp:
-        name = self.get_input_name()
-        if all(not line.strip() or line.lstrip().startswith("//") for line in text.splitlines()):
-            return ModuleOp([])  # an empty or comment-only chunk is an empty module, as in MLIR
-        parser = LocatingParser(self.ctx, text, name, line_offset)
-        try:
-            return parser.parse_module(not self.args.no_implicit_module)
-        except ParseError as e:
-            raise GeError(format_parse_error(e, name, line_offset)) from None
-
-    def process(self, module: ModuleOp) -> str:
-        self.check(module)
-        try:
-            self.pipeline.apply(self.ctx, module)
-        except GeError:
-            raise
-        except DiagnosticException as e:
-            raise GeError(f"{self.get_input_name()}: error: {str(e).strip()}") from None
-        return self.print_module(module)
-
-    def print_module(self, module: ModuleOp) -> str:
-        from ge_dialect import weights
-
-        if self.args.elide_constants_if_larger is not None:
-            weights.elide(module, self.args.elide_constants_if_larger)
-        out_dir = os.path.dirname(self.args.output_file or "")
-        if self.args.output_file is not None:
-            weights.rebase_external_paths(module, out_dir)
-        if self.args.externalize_constants_if_larger is not None:
-            weights.externalize(module, self.external_writer(), self.args.externalize_constants_if_larger)
-        return self.output_resulting_program(module)
-
-    def external_writer(self):
-        from ge_dialect import weights
-
-        if getattr(self, "_writer", None) is None:
-            path = self.args.external_data
-            if path is None:
-                if self.args.output_file is None:
-                    raise UsageError(
-                        "--externalize-constants-if-larger needs -o or --external-data"
-                    )
-                path = self.args.output_file + ".weights"
-            try:
-                self._writer = weights.ExternalWriter(path, os.path.dirname(self.args.output_file or ""))
-            except OSError as e:
-                raise GeError(f"{path}: error: cannot write external data: {e.strerror}") from None
-        return self._writer
+            raise GeError(f"stdin: error: cannot read input: {e.strerror}") from None
 
     def input_shapes(self) -> dict[str, list[int]]:
         """`--input-shape name=1x3x224x224` flags as a dict (exit 2 when malformed)."""
@@ -264,67 +334,98 @@ class GeOptMain(xDSLOptMain):
         for spec in self.args.input_shape:
             name, eq, dims = spec.rpartition("=")
             try:
-                shape = [int(d) for d in dims.split("x")] if dims else []
+                shape: list[int] | None = [int(d) for d in dims.split("x")] if dims else []
             except ValueError:
                 shape = None
             if not eq or not name or shape is None or any(d < 0 for d in shape):
-                raise UsageError(f"--input-shape expects NAME=DIMS such as x=1x3x224x224, got '{spec}'")
+                raise UsageError(
+                    f"--input-shape expects NAME=DIMS such as x=1x3x224x224, got '{spec}'"
+                )
             shapes[name] = shape
         return shapes
 
-    def import_onnx(self) -> ModuleOp:
-        from ge_dialect.frontend import import_onnx
+    def input_dir(self) -> str:
+        return os.path.dirname(self.args.input_file or "")
 
-        return import_onnx(self.args.input_file, self.input_shapes())
+    def parse_chunk(
+        self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
+    ) -> ModuleOp | None:
+        if file_extension == "mlir":
+            return self.parse_mlir(chunk, start_offset)
+        return super().parse_chunk(chunk, file_extension, start_offset)
 
-    def is_onnx(self) -> bool:
-        return (self.args.input_file or "").lower().endswith(".onnx")
+    def parse_mlir(self, chunk: IO[bytes], line_offset: int) -> ModuleOp:
+        return api.parse(
+            chunk.read().decode(),  # valid UTF-8: `prepare_input` decoded the whole input
+            self.get_input_name(),
+            ctx=self.ctx,
+            line_offset=line_offset,
+            implicit_module=not self.args.no_implicit_module,
+            data_dir=self.input_dir(),
+        )
+
+    def import_onnx(self, chunk: IO[bytes]) -> ModuleOp:
+        """The ONNX frontend: the file (or stdin's bytes), with the `--input-shape` flags.
+
+        An import failure is a parse error of the input (`--parsing-diagnostics`).
+        """
+        model = self.args.input_file if self.args.input_file is not None else chunk.read()
+        try:
+            return api.load(model, self._shapes, frontend="onnx", ctx=self.ctx)
+        except GeError as e:
+            raise LocatedParseError.unlocated(str(e), self.get_input_name()) from None
+
+    # ---- passes and output ---------------------------------------------------------------------
+
+    def apply_passes(self, prog: ModuleOp) -> None:
+        try:
+            api.compile(
+                prog,
+                self.pipeline,
+                ctx=self.ctx,
+                name=self.get_input_name(),
+                verify=not self.args.disable_verify,
+            )
+        finally:
+            self.print_reports(prog)  # those of a pass that failed
+
+    def prepare_output(self) -> IO[str]:
+        return self._output
+
+    def output_resulting_program(self, prog: ModuleOp) -> str:
+        if self.args.elide_constants_if_larger is not None:
+            api.elide(prog, self.args.elide_constants_if_larger)
+        if self.args.output_file is not None:
+            api.rebase_external_paths(prog, os.path.dirname(self.args.output_file))
+        if self.args.externalize_constants_if_larger is not None:
+            api.externalize(prog, self.external_writer(), self.args.externalize_constants_if_larger)
+        return super().output_resulting_program(prog)
+
+    def external_writer(self) -> api.ExternalWriter:
+        if self._writer is None:
+            path = self.args.external_data
+            if path is None:
+                if self.args.output_file is None:
+                    raise UsageError(
+                        "--externalize-constants-if-larger needs -o or --external-data"
+                    )
+                path = self.args.output_file + ".weights"
+            out_dir = os.path.dirname(self.args.output_file or "")
+            self._writer = api.open_external_writer(path, out_dir)
+        return self._writer
 
     def run(self) -> None:
-        input_dir = os.path.dirname(self.args.input_file or "")
-        self._writer = None
+        """xDSL's loop; then the external data and the output, only if it all succeeded."""
         ok = False
         try:
-            text = self.run_onnx(input_dir) if self.is_onnx() else self.run_mlir(input_dir)
+            super().run()
             ok = True
         finally:
             if self._writer is not None:
                 self._writer.close(commit=ok)
         if self.args.time_passes:
             self.print_timings()
-        self.write_output(text)
-
-    def run_onnx(self, input_dir: str) -> str:
-        from ge_dialect import weights
-
-        module = self.import_onnx()
-        weights.set_data_dir(module, input_dir)
-        return self.process(module)
-
-    def run_mlir(self, input_dir: str) -> str:
-        from ge_dialect import weights
-
-        if self.args.input_shape:
-            raise UsageError("--input-shape applies to ONNX input (.onnx files) only")
-        output = StringIO()
-        for i, (chunk, offset) in enumerate(self.chunks(self.read_input())):
-            if i > 0:
-                output.write("// -----\n")
-            try:
-                module = self.parse_text(chunk, offset)
-            except GeError as e:
-                if not self.args.parsing_diagnostics:
-                    raise
-                print(e)
-                continue
-            weights.set_data_dir(module, input_dir)
-            try:
-                output.write(self.process(module))
-            except GeError as e:
-                if not self.args.verify_diagnostics:
-                    raise
-                print(e)
-        return output.getvalue()
+        self.write_output(self._output.getvalue())
 
     def print_timings(self) -> None:
         total = sum(t for _, t in self._timings)
@@ -346,24 +447,29 @@ class GeOptMain(xDSLOptMain):
             with open(self.args.output_file, "w") as f:
                 f.write(text)
         except OSError as e:
-            raise GeError(f"{self.args.output_file}: error: cannot write output: {e.strerror}") from None
+            raise GeError(
+                f"{self.args.output_file}: error: cannot write output: {e.strerror}"
+            ) from None
 
 
 def main(args: Sequence[str] | None = None) -> int:
     """Console entry point: runs ge-opt and maps user errors to one line and an exit code."""
+    # xDSL's --disable-verify and --syntax-highlight change process-wide state; undo them.
+    post_init = Attribute.__post_init__
+    colored = Diagnostic.colored
     try:
         GeOptMain(args).run()
-    except OptionError as e:
+    except (UsageError, OptionError) as e:
         print(f"ge-opt: error: {e}", file=sys.stderr)
         return EXIT_USAGE
     except GeError as e:
         print(str(e), file=sys.stderr)
         return EXIT_ERROR
-    except UsageError as e:
-        print(f"ge-opt: error: {e}", file=sys.stderr)
-        return EXIT_USAGE
     except BrokenPipeError:
         return EXIT_ERROR
+    finally:
+        setattr(Attribute, "__post_init__", post_init)  # noqa: B010 (a method: see above)
+        Diagnostic.colored = colored
     return 0
 
 

@@ -26,13 +26,15 @@ mul, matmul, concat (+ a matmul back to 4x4) and occasional hcom_all_reduce; ran
 max-streams 1..8.  A small-graph test shrinks to readable counterexamples; a large one goes
 up to a few hundred ops.  Reachability uses Python-int bitsets.  Directed tests pin the
 oracle itself (it must reject a missing, a redundant and a cyclic wait) and a few cases
-where pairwise rules (GE, XLA) keep a wait the pass drops.
+where pairwise rules (GE, XLA) keep a wait the pass drops.  Outside the oracle, tests read
+the recorded report, drive the deadlock check's failure path on a hand-made block, and
+check the graph algorithms of `ge_dialect.utils.graphs` (matching against brute force).
 """
 
 from __future__ import annotations
 
 import contextlib
-import io
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -41,8 +43,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import Float32Type, ModuleOp, TensorType
 from xdsl.ir import Block, Operation, SSAValue
+from xdsl.passes import PassPipeline
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ge_dialect import ge, stream
@@ -50,8 +53,15 @@ from ge_dialect.builder import GraphBuilder, Tensor
 from ge_dialect.diagnostics import GeError, LocatingParser
 from ge_dialect.dialects import make_context
 from ge_dialect.interpreter import run_function
+from ge_dialect.utils import graphs
 from ge_dialect.verify import verify_module
-from transforms.assign_streams import AssignStreamsPass
+from transforms import get_all_passes, reports
+from transforms.assign_streams import (
+    AssignStreamsPass,
+    InternalError,
+    StreamReport,
+    _check_deadlock_free,
+)
 
 SHAPE = (4, 4)
 COLLECTIVES = (ge.HcomAllReduceOp, ge.HcomAllGatherOp)
@@ -328,9 +338,8 @@ def assign(module: ModuleOp, mode: str = "labels", max_streams: int = 8, numbers
            minimal: bool = True) -> Result:
     """Runs the pass in place on `module` and checks every property; returns the result."""
     orig = original_of(module)
-    report = io.StringIO()
-    with contextlib.redirect_stderr(report):
-        AssignStreamsPass(mode=mode, max_streams=max_streams, report=True).apply(make_context(), module)
+    AssignStreamsPass(mode=mode, max_streams=max_streams, report=True).apply(make_context(), module)
+    report = "\n".join(str(r) for r in reports.take(module))
     verify_module(module, "<assigned>")
     check_structure(orig, module, mode, max_streams)
     oracle = check_ordering(orig, module, check_minimal=minimal)
@@ -339,11 +348,11 @@ def assign(module: ModuleOp, mode: str = "labels", max_streams: int = 8, numbers
     requirements = requirements_of(orig, oracle)
     # the report counts what the IR holds: kept waits, and cross-stream dependencies
     # (data, wait_tensor, fork and join edges between different streams)
-    match = re.search(r"events: (\d+) kept, (\d+) dropped of (\d+) cross-stream", report.getvalue())
-    assert match, report.getvalue()
+    match = re.search(r"events: (\d+) kept, (\d+) dropped of (\d+) cross-stream", report)
+    assert match, report
     kept, dropped, total = map(int, match.groups())
     cross = {(u, v) for u, v, _ in requirements if oracle.stream[u] != oracle.stream[v]}
-    assert (kept, kept + dropped, total) == (len(oracle.waits), total, len(cross)), report.getvalue()
+    assert (kept, kept + dropped, total) == (len(oracle.waits), total, len(cross)), report
     return Result(module, oracle, requirements)
 
 
@@ -687,3 +696,166 @@ def test_every_function_is_assigned_and_declarations_are_skipped() -> None:
         pairs = sorted((stream.stream_of(w.event.owner), stream.stream_of(w))
                        for w in ops if isinstance(w, stream.WaitOp))
         assert pairs == [(0, 1), (1, 0)]  # fork into label "1", sigmoid -> add
+
+
+@pytest.mark.parametrize("spec, error, message", [
+    ("assign-streams{mode=fast}", ValueError, r"Incompatible types: given \('fast',\)"),
+    ("assign-streams{mode=Labels}", ValueError, r"Incompatible types: given \('Labels',\)"),
+    ("assign-streams{max-streams=0}", GeError,
+     r"^assign-streams: max-streams must be at least 1, got 0$"),
+])
+def test_bad_options_are_refused_while_the_pipeline_is_parsed(spec, error, message) -> None:
+    with pytest.raises(error, match=message):
+        PassPipeline.parse_spec(get_all_passes(), spec)
+
+
+# --------------------------------------------------------------------------------------
+# The report: data recorded for the tool, never printed by the pass
+# --------------------------------------------------------------------------------------
+
+
+def test_report_is_recorded_not_printed(capsys) -> None:
+    g = GraphBuilder("main")
+    x = g.input("x", SHAPE)
+    a = g.relu(x)
+    with g.stream_switch("side", stream_priority=2):
+        b = g.sigmoid(x)
+    module = g.build([g.add(a, b)])
+    AssignStreamsPass(report=True).apply(make_context(), module)
+    assert capsys.readouterr() == ("", "")
+    (report,) = reports.take(module)
+    assert reports.take(module) == []
+    assert isinstance(report, StreamReport)
+    # the fork into "side" and sigmoid -> add are kept; the join of "side" into the return
+    # is implied by sigmoid -> add
+    assert str(report) == (
+        "[assign-streams] @main: mode labels, 2 stream(s)\n"
+        "  logic_stream_id: 0, kind: main, user_stream_label: , priority: 0, ops: 2\n"
+        "  logic_stream_id: 1, kind: label, user_stream_label: side, priority: 2, ops: 1\n"
+        "  events: 2 kept, 1 dropped of 3 cross-stream dependencies"
+    )
+    # work = FLOPs + bytes in + bytes out of 4x4 f32 ops (64 bytes a tensor): relu 16 + 128,
+    # add 16 + 192, sigmoid 4*16 + 128
+    assert [(s.kind, s.label, s.ops, s.work) for s in report.streams] == [
+        ("main", None, 2, 352), ("label", "side", 1, 192)]
+    assert (report.events_kept, report.events_dropped, report.dependencies) == (2, 1, 3)
+
+
+def test_no_report_unless_asked() -> None:
+    g = GraphBuilder("main")
+    module = g.build([g.relu(g.input("x", SHAPE))])
+    AssignStreamsPass().apply(make_context(), module)
+    assert reports.take(module) == []
+
+
+# --------------------------------------------------------------------------------------
+# The deadlock check: a cycle is a bug of the pass (an internal error, not a diagnostic)
+# --------------------------------------------------------------------------------------
+
+
+def _two_streams_waiting(deadlock: bool) -> Block:
+    """Each stream records an event and waits for the other stream's.  In the deadlocked
+    order each stream waits before it records: stream 0 waits for stream 1's record, which
+    comes after stream 1's wait for stream 0's record, which comes after stream 0's wait."""
+    block = Block(arg_types=[TensorType(Float32Type(), list(SHAPE))])
+    (x,) = block.args
+    record0, record1 = stream.RecordOp([x]), stream.RecordOp([x])
+    wait0, wait1 = stream.WaitOp(record1.event), stream.WaitOp(record0.event)
+    for op, sid in ((record0, 0), (wait0, 0), (record1, 1), (wait1, 1)):
+        op.attributes[stream.ID] = stream.StreamIdAttr(sid)
+    order = [wait0, record0, wait1, record1] if deadlock else [record0, record1, wait0, wait1]
+    block.add_ops(order)
+    return block
+
+
+def test_deadlock_check_raises_an_internal_error() -> None:
+    with pytest.raises(InternalError, match="cycle of stream order and waits"):
+        _check_deadlock_free(_two_streams_waiting(deadlock=True))
+    assert not issubclass(InternalError, GeError)  # ge-opt must not report it as a user error
+
+
+def test_deadlock_check_accepts_records_before_waits() -> None:
+    _check_deadlock_free(_two_streams_waiting(deadlock=False))
+
+
+# --------------------------------------------------------------------------------------
+# The graph algorithms the pass uses (ge_dialect.utils.graphs), on plain integers
+# --------------------------------------------------------------------------------------
+
+
+def test_graph_algorithms_on_a_diamond() -> None:
+    succs = [[1, 2], [3], [3], []]  # 0 -> 1 -> 3, 0 -> 2 -> 3
+    reach = graphs.reachability(succs)
+    assert reach == [0b1110, 0b1000, 0b1000, 0]
+    assert graphs.lowest_set_bits(0b101100, 2) == [2, 3]
+    assert graphs.lowest_set_bits(0b101100, 9) == [2, 3, 5]
+    assert graphs.chain_cover(succs, reach, [0, 1, 2, 3], 64) == [[0, 1, 3], [2]]
+    assert graphs.chain_cover(succs, reach, [1, 2], 64) == [[1], [2]]
+    assert graphs.merge_lightest([[0, 1, 3], [2]], 2, [5, 5, 5, 5]) == [[0, 1, 3], [2]]
+    assert graphs.merge_lightest([[0, 1, 3], [2]], 1, [5, 5, 5, 5]) == [[0, 1, 2, 3]]
+    # the two lightest merge first: [1] (1) and [2] (2), not [0] (3)
+    assert graphs.merge_lightest([[0], [1], [2]], 2, [3, 1, 2]) == [[1, 2], [0]]
+    assert graphs.is_acyclic(succs)
+    assert graphs.is_acyclic([[1, 1], []])
+    assert not graphs.is_acyclic([[1], [2], [0]])
+
+
+@st.composite
+def bipartite_graphs(draw):
+    left, right = draw(st.integers(0, 6)), draw(st.integers(0, 6))
+    adjacency = [sorted(draw(st.sets(st.integers(0, right - 1), max_size=right))) if right else []
+                 for _ in range(left)]
+    return left, adjacency, right
+
+
+@settings(max_examples=200)
+@given(bipartite_graphs())
+def test_max_bipartite_matching_is_a_maximum_matching(graph) -> None:
+    left, adjacency, right = graph
+    match = graphs.max_bipartite_matching(left, adjacency, right)
+    matched = [(u, v) for u, v in enumerate(match) if v != -1]
+    assert all(v in adjacency[u] for u, v in matched)
+    assert len({v for _, v in matched}) == len(matched)
+    # brute force: the largest k such that some k left vertices have distinct partners
+    best = 0
+    for k in range(min(left, right), 0, -1):
+        for lefts in itertools.combinations(range(left), k):
+            choices = itertools.product(*(adjacency[u] for u in lefts))
+            if any(len(set(rights)) == k for rights in choices):
+                best = k
+                break
+        if best:
+            break
+    assert len(matched) == best
+
+
+@st.composite
+def dags(draw):
+    n = draw(st.integers(1, 12))
+    succs = [sorted(draw(st.sets(st.integers(u + 1, n - 1), max_size=3))) if u + 1 < n else []
+             for u in range(n)]
+    group = sorted(draw(st.sets(st.integers(0, n - 1), min_size=1)))
+    return succs, group
+
+
+@settings(max_examples=200)
+@given(dags(), st.integers(1, 4))
+def test_chain_cover_covers_the_group_with_chains(dag, fanout) -> None:
+    succs, group = dag
+    reach = graphs.reachability(succs)
+    for u in range(len(succs)):  # reach against a plain DFS
+        seen, todo = set(), list(succs[u])
+        while todo:
+            v = todo.pop()
+            if v not in seen:
+                seen.add(v)
+                todo.extend(succs[v])
+        assert reach[u] == sum(1 << v for v in seen)
+    cover = graphs.chain_cover(succs, reach, group, fanout)
+    assert sorted(u for chain in cover for u in chain) == group
+    for chain in cover:
+        assert chain == sorted(chain)
+        assert all((reach[a] >> b) & 1 for a, b in itertools.pairwise(chain))
+    merged = graphs.merge_lightest(cover, 2, [1] * len(succs))
+    assert len(merged) == min(2, len(cover))
+    assert sorted(u for chain in merged for u in chain) == group

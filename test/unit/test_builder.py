@@ -13,6 +13,7 @@ import os
 
 import numpy as np
 import pytest
+from xdsl.dialects.builtin import Float16Type, TensorType
 from xdsl.printer import Printer
 
 from ge_dialect import ge, stream
@@ -187,7 +188,7 @@ def test_encoded_constants_and_inputs():
     c = b.const(np.ones((1, 17, 1, 1), np.float16), format="NC1HWC0")
     y = b.add(x, c)
     module = b.build([y])
-    assert y.type == ge.with_format(ge.TensorType(ge.Float16Type(), [1, 17, 2, 2]), "NC1HWC0")
+    assert y.type == ge.with_format(TensorType(Float16Type(), [1, 17, 2, 2]), "NC1HWC0")
     const = c.value.owner
     assert ge.physical_shape(const.output.type) == (1, 2, 1, 1, 16)
     (out,) = run_function(module, [np.zeros((1, 17, 2, 2), np.float16)])

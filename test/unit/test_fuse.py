@@ -48,8 +48,8 @@ from ge_dialect.frontend import import_onnx
 from ge_dialect.interpreter import run_function
 from ge_dialect.tools.ge_opt import main as ge_opt_main
 from ge_dialect.verify import verify_module
-from ge_dialect.weights import const_logical
-from test_interpreter import assert_close, conv_attrs, uniform, weights
+from support import assert_close, conv_attrs, uniform, weights
+from transforms.common import operand_orders
 from transforms.fuse import FusePass
 
 F32, F16 = np.float32, np.float16
@@ -454,9 +454,9 @@ def test_batch_norm_folds_in_float64_and_rounds_once(dtype, bias):
     gamma, beta, mean, var = (p.astype(np.float64) for p in params)
     s = gamma / np.sqrt(var + float(np.float32(1e-3)))
     b0 = np.zeros(6) if bv is None else bv.astype(np.float64)
-    np.testing.assert_array_equal(const_logical(op.filter.owner),
+    np.testing.assert_array_equal(op.filter.owner.logical_array(),
                                   (w.astype(np.float64) * s.reshape(-1, 1, 1, 1)).astype(dtype))
-    np.testing.assert_array_equal(const_logical(op.bias.owner),
+    np.testing.assert_array_equal(op.bias.owner.logical_array(),
                                   ((b0 - mean) * s + beta).astype(dtype))
     assert op.activation.data == ge.Activation.NONE and op.residual is None
     assert_same_numbers(module, fused, [x], dtype)
@@ -471,11 +471,11 @@ def test_scale_and_shift_fold_into_weight_and_bias():
     fused = fuse(module)
     op = only_fused(fused)
     s64, t64 = s.reshape(-1).astype(np.float64), t.reshape(-1).astype(np.float64)
-    np.testing.assert_array_equal(const_logical(op.filter.owner),
+    np.testing.assert_array_equal(op.filter.owner.logical_array(),
                                   (w.astype(np.float64) * s64.reshape(-1, 1, 1, 1)).astype(F32))
     # two roundings: b*s, then + t
     np.testing.assert_array_equal(
-        const_logical(op.bias.owner),
+        op.bias.owner.logical_array(),
         (((bv.astype(np.float64) * s64).astype(F32)).astype(np.float64) + t64).astype(F32))
     assert_same_numbers(module, fused, [x], F32)
 
@@ -507,6 +507,39 @@ def test_mul_by_a_non_constant_does_not_fold():
     s = b.input("s", [1, 6, 1, 1])
     module = b.build([b.mul(conv, s)])
     assert op_counts(fuse(module)) == op_counts(module)
+
+
+@pytest.mark.parametrize("conv_first", [True, False], ids=["conv-lhs", "conv-rhs"])
+def test_either_operand_order_of_mul_and_add_folds(conv_first):
+    """ge.mul and ge.add are Commutative: the conv may be either operand."""
+    b, rng, _, conv, *_, x = conv_block()
+    s = b.const(rng.uniform(0.5, 2, (1, 6, 1, 1)).astype(F32))
+    t = b.const(rng.uniform(-1, 1, (1, 6, 1, 1)).astype(F32))
+    scaled = b.mul(conv, s) if conv_first else b.mul(s, conv)
+    module = b.build([b.add(scaled, t) if conv_first else b.add(t, scaled)])
+    fused = fuse(module)
+    only_fused(fused)
+    assert_same_numbers(module, fused, [x], F32)
+
+
+def test_add_and_mul_of_other_ranks_are_left_alone():
+    """A constant operand of a rank-1 add or mul is no conv's shift or scale (this crashed)."""
+    b = GraphBuilder()
+    x = b.input("x", [4], F32)
+    k = b.const(np.ones(4, F32))
+    module = b.build([b.add(x, k), b.mul(k, x)])
+    assert op_counts(fuse(module)) == op_counts(module)
+
+
+def test_operand_orders_follow_the_commutative_trait():
+    b = GraphBuilder()
+    x, y = b.input("x", [4], F32), b.input("y", [4], F32)
+    outs = [b.add(x, y), b.mul(x, y), b.sub(x, y)]
+    b.build(outs)
+    add, mul, sub = (t.value.owner for t in outs)
+    assert operand_orders(add) == ((add.lhs, add.rhs), (add.rhs, add.lhs))
+    assert operand_orders(mul) == ((mul.lhs, mul.rhs), (mul.rhs, mul.lhs))
+    assert operand_orders(sub) == ((sub.lhs, sub.rhs),)  # not Commutative: as written only
 
 
 # name: (builder call, activation, alpha)
@@ -709,12 +742,12 @@ def test_shared_weight_is_not_changed():
     c1 = b.conv2d(x, w, bias, pads=(1, 1, 1, 1))
     c2 = b.conv2d(x, w, bias, pads=(1, 1, 1, 1))
     module = b.build([bn(b, c1, rng), c2])
-    w_before = const_logical(w.value.owner).copy()
+    w_before = w.value.owner.logical_array().copy()
     fused = fuse(module)
     counts = op_counts(fused)
     assert counts["ge.fused_conv2d"] == 1 and counts["ge.conv2d"] == 1
     (plain,) = ops_named(fused, "ge.conv2d")
-    np.testing.assert_array_equal(const_logical(plain.filter.owner), w_before)
+    np.testing.assert_array_equal(plain.filter.owner.logical_array(), w_before)
     xin = uniform(rng, (1, 4, 5, 5), F32)
     assert_same_numbers(module, fused, [xin], F32)
     # the unfused conv computes exactly what it did

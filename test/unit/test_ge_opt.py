@@ -1,4 +1,5 @@
-"""ge-opt's command line, run in-process: diagnostics, flags, external data, determinism."""
+"""ge-opt's command line, run in-process (diagnostics, flags, external data, determinism),
+and the `ge_dialect.api` functions it calls.  Each listed flag: `test_cli_flags.py`."""
 
 from __future__ import annotations
 
@@ -10,11 +11,11 @@ import sys
 import numpy as np
 import pytest
 
+from ge_dialect import ge
 from ge_dialect.diagnostics import GeError, LocatingParser
 from ge_dialect.dialects import make_context
 from ge_dialect.interpreter import run_function
 from ge_dialect.tools.ge_opt import main, split_pass_flags
-from ge_dialect import weights
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLE = os.path.join(ROOT, "examples", "resnet_block.mlir")
@@ -44,30 +45,59 @@ def write(tmp_path, name: str, data: str | bytes) -> str:
 
 MALFORMED = {
     "truncated": (RELU[:60], r"^{f}:2:\d+: error: unexpected end of input"),
-    "unknown_op": (RELU.replace("ge.relu", "ge.frobnicate"), r"^{f}:2:\d+: error: Operation ge.frobnicate is not registered$"),
+    "unknown_op": (
+        RELU.replace("ge.relu", "ge.frobnicate"),
+        r"^{f}:2:\d+: error: Operation ge.frobnicate is not registered$",
+    ),
     "wrong_type": (
         RELU.replace("ge.relu %x : tensor<4xf32>", "ge.relu %x : tensor<4xi32>"),
-        r"^{f}:2:16: error: operand is used with type tensor<4xi32>, but has been previously used or defined with type tensor<4xf32>$",
+        r"^{f}:2:16: error: operand is used with type tensor<4xi32>, "
+        r"but has been previously used or defined with type tensor<4xf32>$",
     ),
     "use_before_def": (
         RELU.replace("%0 = ge.relu %x", "%0 = ge.relu %1").replace(
             "  func.return", "  %1 = ge.relu %x : tensor<4xf32>\n  func.return"
         ),
-        r"^{f}:2:3: error: 'ge.relu' op operand #0 does not dominate this use \(defined by 'ge.relu' at {f}:3:3\)$",
+        r"^{f}:2:3: error: 'ge.relu' op operand #0 does not dominate this use "
+        r"\(defined by 'ge.relu' at {f}:3:3\)$",
     ),
-    "undefined_value": (RELU.replace("ge.relu %x", "ge.relu %nope"), r"^{f}:2:16: error: use of undefined value '%nope'$"),
-    "invalid_utf8": (RELU.encode() + b"// \xff\xfe\n", r"^{f}:5:4: error: invalid UTF-8 \(byte 0xff\)$"),
-    "deep_nesting": ('"test.op"() ({' * 3000 + "}) : () -> ()" * 3000, r"^{f}:1:\d+: error: nesting too deep for the parser$"),
-    "deep_attribute": ('"test.op"() {a = ' + "[" * 3000 + "]" * 3000 + "} : () -> ()", r"^{f}:1:\d+: error: nesting too deep for the parser$"),
+    "undefined_value": (
+        RELU.replace("ge.relu %x", "ge.relu %nope"),
+        r"^{f}:2:16: error: use of undefined value '%nope'$",
+    ),
+    "invalid_utf8": (
+        RELU.encode() + b"// \xff\xfe\n",
+        r"^{f}:5:4: error: invalid UTF-8 \(byte 0xff\)$",
+    ),
+    "deep_nesting": (
+        '"test.op"() ({' * 3000 + "}) : () -> ()" * 3000,
+        r"^{f}:1:\d+: error: nesting too deep for the parser$",
+    ),
+    "deep_attribute": (
+        '"test.op"() {a = ' + "[" * 3000 + "]" * 3000 + "} : () -> ()",
+        r"^{f}:1:\d+: error: nesting too deep for the parser$",
+    ),
     "huge_dimension": (
         RELU.replace("tensor<4xf32>) ->", "tensor<123456789012345678901234567890xf32>) ->"),
-        r"^{f}:1:\d+: error: dimension 123456789012345678901234567890 is too large \(at most 2\^63 - 1\)$",
+        r"^{f}:1:\d+: error: dimension 123456789012345678901234567890 is too large "
+        r"\(at most 2\^63 - 1\)$",
     ),
     "verifier": (
-        RELU.replace("ge.relu %x : tensor<4xf32>", '"ge.relu"(%x) : (tensor<4xf32>) -> tensor<5xf32>').replace(
-            "return %0", "return %x"
-        ),
+        RELU.replace(
+            "ge.relu %x : tensor<4xf32>", '"ge.relu"(%x) : (tensor<4xf32>) -> tensor<5xf32>'
+        ).replace("return %0", "return %x"),
         r"^{f}:2:3: error: 'ge.relu' op .*tensor<5xf32>",
+    ),
+    # `parse_string` (ge_dialect/utils/parsing.py): an escaped string whose bytes are not UTF-8.
+    "external_path_not_utf8": (
+        "func.func @f() -> tensor<4xf32> {\n"
+        '  %0 = ge.const #ge.external<"\\FF", offset = 0, length = 16> : tensor<4xf32>\n'
+        "  func.return %0 : tensor<4xf32>\n}\n",
+        r"^{f}:2:30: error: string literal is not valid UTF-8$",
+    ),
+    "stream_label_not_utf8": (
+        RELU.replace("ge.relu %x :", 'ge.relu %x {stream.label = #stream.label<"\\C3\\28">} :'),
+        r"^{f}:2:49: error: string literal is not valid UTF-8$",
     ),
 }
 
@@ -90,10 +120,19 @@ def test_malformed_input_gives_one_located_error(capsys, tmp_path, case):
     [
         (["--bogus"], "ge-opt: error: unrecognized arguments: --bogus"),
         (["-p", "nope"], "ge-opt: error: Unrecognized passes: ['nope']"),
-        (["--cse=x=1"], 'ge-opt: error: Provided arguments ["x"] not found in expected arguments []'),
+        (
+            ["--cse=x=1"],
+            'ge-opt: error: Provided arguments ["x"] not found in expected arguments []',
+        ),
         (["-p", "cse{"], "ge-opt: error: Error parsing pass pipeline specification"),
-        (["--elide-constants-if-larger=many"], "ge-opt: error: argument --elide-constants-if-larger: invalid int value: 'many'"),
-        (["--externalize-constants-if-larger=4"], "ge-opt: error: --externalize-constants-if-larger needs -o or --external-data"),
+        (
+            ["--elide-constants-if-larger=many"],
+            "ge-opt: error: argument --elide-constants-if-larger: invalid int value: 'many'",
+        ),
+        (
+            ["--externalize-constants-if-larger=4"],
+            "ge-opt: error: --externalize-constants-if-larger needs -o or --external-data",
+        ),
     ],
 )
 def test_bad_flags_exit_2(capsys, tmp_path, args, message):
@@ -113,17 +152,21 @@ def test_unreadable_file(capsys, tmp_path):
 
 
 def test_stdin_input_is_named_stdin(capsys, monkeypatch):
-    code, out, err = run(capsys, [], stdin=RELU.replace("ge.relu %x", "ge.relu %y").encode(), monkeypatch=monkeypatch)
+    stdin = RELU.replace("ge.relu %x", "ge.relu %y").encode()
+    code, out, err = run(capsys, [], stdin=stdin, monkeypatch=monkeypatch)
     assert code == 1
     assert err.startswith("stdin:2:16: error: use of undefined value '%y'")
 
 
 def test_split_input_file_locates_errors_in_the_whole_file(capsys, tmp_path):
-    bad = RELU.replace("ge.relu %x : tensor<4xf32>", "ge.sigmoid %x : tensor<4xi32>").replace("tensor<4xf32>", "tensor<4xi32>")
+    bad = RELU.replace("ge.relu %x : tensor<4xf32>", "ge.sigmoid %x : tensor<4xi32>")
+    bad = bad.replace("tensor<4xf32>", "tensor<4xi32>")
     path = write(tmp_path, "in.mlir", RELU + "// -----\n" + bad)
     code, out, err = run(capsys, [path, "--split-input-file"])
     assert code == 1
-    assert err == f"{path}:7:3: error: 'ge.sigmoid' op operand 'input' must be f16 or f32, got i32\n"
+    assert err == (
+        f"{path}:7:3: error: 'ge.sigmoid' op operand 'input' must be f16 or f32, got i32\n"
+    )
     code, out, err = run(capsys, [path, "--split-input-file", "--verify-diagnostics"])
     assert code == 0
     assert f"{path}:7:3: error: 'ge.sigmoid' op" in out
@@ -140,7 +183,8 @@ def test_output_file_is_not_written_on_error(capsys, tmp_path):
 
 def test_pass_flags_run_after_p_in_command_line_order(capsys, tmp_path):
     path = write(tmp_path, "in.mlir", RELU)
-    code, out, err = run(capsys, [path, "--cse", "-p", "canonicalize", "--dce", "--print-ir-after-all"])
+    args = [path, "--cse", "-p", "canonicalize", "--dce", "--print-ir-after-all"]
+    code, out, err = run(capsys, args)
     assert code == 0
     headers = re.findall(r"// -----// IR Dump After (\S+) //----- //", err)
     assert headers == ["canonicalize", "cse", "dce"]
@@ -177,7 +221,7 @@ def test_generic_output_round_trips(capsys, tmp_path):
 def _parse(path: str):
     with open(path) as f:
         module = LocatingParser(make_context(), f.read(), path).parse_module()
-    weights.set_data_dir(module, os.path.dirname(path))
+    ge.set_data_dir(module, os.path.dirname(path))
     return module
 
 
@@ -198,7 +242,7 @@ def test_external_data_round_trip(capsys, tmp_path):
     reference = run_function(_parse(EXAMPLE), [x])[0]
     external = _parse(out)
     consts = [op for op in external.walk() if op.name == "ge.const"]
-    assert any(isinstance(weights.const_array(op), np.memmap) for op in consts)
+    assert any(isinstance(op.physical_array(), np.memmap) for op in consts)
     np.testing.assert_array_equal(run_function(external, [x])[0], reference)
 
     moved = str(tmp_path / "b" / "copy.mlir")
@@ -212,9 +256,12 @@ def test_missing_external_file_is_a_clear_error(tmp_path):
     path = write(
         tmp_path,
         "m.mlir",
-        'func.func @f() -> tensor<4xf32> {\n  %0 = ge.const #ge.external<"gone.bin", offset = 0, length = 16> : tensor<4xf32>\n  func.return %0 : tensor<4xf32>\n}\n',
+        "func.func @f() -> tensor<4xf32> {\n"
+        '  %0 = ge.const #ge.external<"gone.bin", offset = 0, length = 16> : tensor<4xf32>\n'
+        "  func.return %0 : tensor<4xf32>\n}\n",
     )
-    with pytest.raises(GeError, match=r"m.mlir:2:3: error: 'ge.const' op cannot open external data .*gone.bin"):
+    message = r"m.mlir:2:3: error: 'ge.const' op cannot open external data .*gone.bin"
+    with pytest.raises(GeError, match=message):
         run_function(_parse(path), [])
 
 
@@ -273,7 +320,10 @@ def test_onnx_input_with_bound_dims(capsys, tmp_path):
     path = _onnx_relu(tmp_path / "m.onnx", ["n", 4])
     code, out, err = run(capsys, [path, "--input-shape", "x=2x4"])
     assert (code, err) == (0, "")
-    assert 'func.func @main(%x: tensor<2x4xf32> {ge.name = "x"}) -> (tensor<2x4xf32> {ge.name = "y"})' in out
+    assert (
+        'func.func @main(%x: tensor<2x4xf32> {ge.name = "x"}) -> (tensor<2x4xf32> {ge.name = "y"})'
+        in out
+    )
     assert "ge.relu %x : tensor<2x4xf32>" in out
 
 
@@ -281,7 +331,11 @@ def test_onnx_input_with_bound_dims(capsys, tmp_path):
     "args, code, message",
     [
         ([], 1, "error: input 'x' has unbound dim 0 ('n')"),
-        (["--input-shape", "x=2xfour"], 2, "ge-opt: error: --input-shape expects NAME=DIMS such as x=1x3x224x224, got 'x=2xfour'"),
+        (
+            ["--input-shape", "x=2xfour"],
+            2,
+            "ge-opt: error: --input-shape expects NAME=DIMS such as x=1x3x224x224, got 'x=2xfour'",
+        ),
         (["--input-shape", "2x4"], 2, "ge-opt: error: --input-shape expects NAME=DIMS"),
     ],
 )
@@ -315,6 +369,7 @@ def test_input_shape_needs_onnx_input(capsys, tmp_path):
     [
         ("--to-nc1hwc0=boundary=foo", "ge-opt: error: to-nc1hwc0: boundary must be keep or nc1hwc0, got 'foo'"),
         ("--to-nc1hwc0=fp32-c0=32", "ge-opt: error: to-nc1hwc0: fp32-c0 must be 16 or 8, got 32"),
+        ("--to-nc1hwc0=fp32-c0=8.0", "ge-opt: error: to-nc1hwc0: fp32-c0 must be 16 or 8, got 8.0"),
         ("--assign-streams=mode=fast", "ge-opt: error: assign-streams: mode must be labels, auto or single, got 'fast'"),
         ("--assign-streams=max-streams=0", "ge-opt: error: assign-streams: max-streams must be at least 1, got 0"),
     ],
@@ -333,3 +388,62 @@ def test_help_lists_the_pass_flags(capsys):
     out = capsys.readouterr().out
     for flag in ("--fuse", "--to-nc1hwc0", "--assign-streams", "--canonicalize"):
         assert flag in out
+
+
+def test_onnx_import_error_is_a_parse_error(capsys, tmp_path):
+    path = _onnx_relu(tmp_path / "m.onnx", ["n", 4])
+    code, out, err = run(capsys, [path, "--verify-diagnostics"])
+    assert (code, out) == (1, "") and "unbound dim 0 ('n')" in err
+    code, out, err = run(capsys, [path, "--parsing-diagnostics"])
+    assert (code, err) == (0, "")
+    assert out.startswith(f"{path}: error: input 'x' has unbound dim 0 ('n')")
+    assert len(out.splitlines()) == 1
+
+
+# ---- ge_dialect.api: what ge-opt calls ----------------------------------------------------
+
+
+def test_api_load_compile_verify(tmp_path):
+    from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+    from ge_dialect import api
+    from ge_dialect.diagnostics import LocatedParseError
+
+    module = api.load(EXAMPLE)
+    api.compile(module, "fuse,assign-streams{mode=auto}")
+    ops = [op.name for op in module.walk()]
+    assert "ge.fused_conv2d" in ops and "ge.conv2d" not in ops
+    assert api.compile(api.load(EXAMPLE)) is not None  # the default pipeline
+    with pytest.raises(ValueError, match="Unrecognized passes"):
+        api.compile(module, "nope")
+    with pytest.raises(ValueError, match="Error parsing pass pipeline"):
+        api.compile(module, "cse{")
+
+    path = write(tmp_path, "bad.mlir", RELU.replace("ge.relu %x", "ge.relu %y"))
+    with pytest.raises(LocatedParseError) as info:
+        api.load(path)
+    assert str(info.value) == f"{path}:2:16: error: use of undefined value '%y'"
+    assert isinstance(info.value, ParseError) and isinstance(info.value, GeError)
+    assert isinstance(info.value, DiagnosticException)  # what xDSL's driver loop catches
+
+    path = write(tmp_path, "v.mlir", MALFORMED["verifier"][0])
+    module = api.parse(open(path).read(), path)  # parsing does not verify
+    with pytest.raises(GeError, match=rf"^{re.escape(path)}:2:3: error: 'ge.relu' op "):
+        api.verify(module, path)
+    with pytest.raises(GeError, match="'ge.relu' op"):
+        api.compile(module, [])
+    assert api.parse("// only a comment\n").ops.first is None
+
+
+def test_api_load_onnx_and_input_shapes(tmp_path):
+    from ge_dialect import api
+
+    path = _onnx_relu(tmp_path / "m.onnx", ["n", 4])
+    module = api.load(path, {"x": [2, 4]})
+    assert any(op.name == "ge.relu" for op in module.walk())
+    with pytest.raises(GeError, match="unbound dim 0"):
+        api.load(path)
+    with pytest.raises(ValueError, match="ONNX models only"):
+        api.load(EXAMPLE, {"x": [1]})
+    with pytest.raises(GeError, match=r"missing\.mlir: error: cannot read input"):
+        api.load(str(tmp_path / "missing.mlir"))

@@ -20,7 +20,9 @@ from xdsl.utils.exceptions import VerifyException
 import onnx_ref
 from ge_dialect import ge, stream
 from ge_dialect.interpreter import pool2d_reference, run_function
-from test_interpreter import (
+from ge_dialect.utils import dtypes
+from ge_dialect.utils import shapes
+from support import (
     FLOATS,
     ROOT,
     assert_close,
@@ -187,14 +189,14 @@ POOL_KINDS = {
 
 def pool_shape(x_shape, kernel, strides, pads, ceil) -> tuple[int, int, int, int]:
     n, c, h, w = x_shape
-    return (n, c, ge.pool_output_size(h, kernel[0], strides[0], pads[0], pads[1], ceil),
-            ge.pool_output_size(w, kernel[1], strides[1], pads[2], pads[3], ceil))
+    return (n, c, shapes.pool_output_size(h, kernel[0], strides[0], pads[0], pads[1], ceil),
+            shapes.pool_output_size(w, kernel[1], strides[1], pads[2], pads[3], ceil))
 
 
 def build_pool(kind, x_t, kernel, strides, pads, ceil, out_fmt=None, c0=0):
     op, _, include = POOL_KINDS[kind]
     shape = pool_shape(x_t.get_shape(), kernel, strides, pads, ceil)
-    y_t = tensor(shape, ge.np_dtype(x_t.element_type), out_fmt, c0)
+    y_t = tensor(shape, dtypes.np_dtype(x_t.element_type), out_fmt, c0)
     extra = {"count_include_pad": True} if include else {}
     return make_module([x_t], lambda v: op(v, y_t, kernel, strides, pads, ceil, **extra).output)
 
@@ -228,12 +230,12 @@ def test_pool_vs_onnxruntime(case, kind, dtype):
 def test_pool_output_size_named_cases():
     # H=5, k=2, s=2, pads 1/1: ceil(5/2)+1 = 4 windows, but the 4th starts at padded row 6,
     # in the bottom padding: dropped, as without ceil_mode
-    assert ge.pool_output_size(5, 2, 2, 1, 1, True) == 3
-    assert ge.pool_output_size(5, 2, 2, 1, 1, False) == 3
-    assert ge.pool_output_size(6, 3, 2, 0, 0, True) == 3  # overhang window kept
-    assert ge.pool_output_size(6, 3, 2, 0, 0, False) == 2
-    assert ge.pool_output_size(6, 3, 2, 1, 1, True) == 4
-    assert ge.pool_output_size(7, 3, 2, 0, 0, True) == 3  # exact fit: ceil changes nothing
+    assert shapes.pool_output_size(5, 2, 2, 1, 1, True) == 3
+    assert shapes.pool_output_size(5, 2, 2, 1, 1, False) == 3
+    assert shapes.pool_output_size(6, 3, 2, 0, 0, True) == 3  # overhang window kept
+    assert shapes.pool_output_size(6, 3, 2, 0, 0, False) == 2
+    assert shapes.pool_output_size(6, 3, 2, 1, 1, True) == 4
+    assert shapes.pool_output_size(7, 3, 2, 0, 0, True) == 3  # exact fit: ceil changes nothing
     assert onnx_pool("max", np.zeros((1, 1, 5, 5), np.float32), (2, 2), (2, 2),
                      (1, 1, 1, 1), True).shape == (1, 1, 3, 3)
 
@@ -275,7 +277,7 @@ def test_pool_output_size_and_values_vs_onnxruntime_grid():
                             kind = kinds[checked % 3]
                             x = rng.uniform(-2, -0.25, (1, 1, size, 2)).astype(np.float32)
                             ref = onnx_pool(kind, x, (k, 1), (s, 1), (pb, pe, 0, 0), ceil)
-                            mine = ge.pool_output_size(size, k, s, pb, pe, ceil)
+                            mine = shapes.pool_output_size(size, k, s, pb, pe, ceil)
                             where = (size, k, s, pb, pe, ceil, kind)
                             assert ref.shape[2] == mine, where
                             got = pool2d_reference(x, kind[:3], (k, 1), (s, 1),
@@ -294,11 +296,11 @@ def test_pool_kernel_beyond_padded_input(size, k, s, pb, pe):
     rule result of 1 computes onnxruntime's number over the part inside the input."""
     x = uniform(np.random.default_rng(107), (1, 2, size, 3), np.float32)
     t = tensor(x.shape, np.float32)
-    assert ge.pool_output_size(size, k, s, pb, pe, False) < 1
+    assert shapes.pool_output_size(size, k, s, pb, pe, False) < 1
     bad_y = tensor((1, 2, 1, 3), np.float32)
     with pytest.raises(VerifyException, match="does not fit the padded input"):
         make_module([t], lambda v: ge.MaxPoolOp(v, bad_y, (k, 1), (s, 1), (pb, pe, 0, 0)).output)
-    if ge.pool_output_size(size, k, s, pb, pe, True) == 1:
+    if shapes.pool_output_size(size, k, s, pb, pe, True) == 1:
         for kind in POOL_KINDS:
             y = run1(build_pool(kind, t, (k, 1), (s, 1), (pb, pe, 0, 0), True), [x])
             assert_close(y, onnx_pool(kind, x, (k, 1), (s, 1), (pb, pe, 0, 0), True), np.float32)

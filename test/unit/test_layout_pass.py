@@ -28,6 +28,7 @@ from xdsl.dialects.builtin import ModuleOp, NoneAttr, TensorType
 from xdsl.interpreter import Interpreter
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.ir import Operation, SSAValue
+from xdsl.passes import PassPipeline
 from xdsl.transforms.canonicalize import CanonicalizePass
 from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
 
@@ -39,9 +40,11 @@ from ge_dialect.dialects import make_context
 from ge_dialect.frontend import import_onnx
 from ge_dialect.interpreter import GeFunctions, StreamFunctions, find_function, run_function
 from ge_dialect.verify import verify_module
-from test_interpreter import assert_close
+from ge_dialect.utils import dtypes
+from support import assert_close
+from transforms import get_all_passes
 from transforms.fuse import FusePass
-from transforms.layout import ToNC1HWC0Pass
+from transforms.to_nc1hwc0 import ToNC1HWC0Pass
 
 F32, F16 = np.float32, np.float16
 DTYPES = {"f32": np.dtype(F32), "f16": np.dtype(F16)}
@@ -80,7 +83,7 @@ class PaddingLanes(Interpreter.Listener):
         a = np.asarray(array)
         where = f"{what} of {op.name} ({t})"
         assert a.shape == ge.physical_shape(t), f"{where}: physical shape {a.shape}"
-        assert a.dtype == ge.np_dtype(t.element_type), f"{where}: dtype {a.dtype}"
+        assert a.dtype == dtypes.np_dtype(t.element_type), f"{where}: dtype {a.dtype}"
         n, c, h, w = t.get_shape()
         c1, c0 = a.shape[1], a.shape[4]
         assert c0 == ge.tensor_c0(t) and c1 == -(-c // c0), where
@@ -99,7 +102,7 @@ def run_checked(module: ModuleOp,
     """`run_function` (logical arrays in and out) with a `PaddingLanes` listener."""
     f = find_function(module)
     listener = PaddingLanes()
-    args = [ge.to_physical(t, np.asarray(x, ge.np_dtype(t.element_type)))
+    args = [ge.to_physical(t, np.asarray(x, dtypes.np_dtype(t.element_type)))
             for t, x in zip(f.function_type.inputs.data, inputs, strict=True)]
     interp = Interpreter(module, listeners=(listener,))
     interp.register_implementations(FuncFunctions())
@@ -135,7 +138,7 @@ def check_ir(module: ModuleOp, before: func.FuncOp, boundary: str, fp32_c0: int)
                 continue
             fmt = ge.tensor_format(t)
             assert fmt in (ge.Format.NC1HWC0, ge.Format.FRACTAL_Z), f"{op.name}: {t}"
-            expected = fp32_c0 if ge.np_dtype(t.element_type) == np.float32 else 16
+            expected = fp32_c0 if dtypes.np_dtype(t.element_type) == np.float32 else 16
             assert ge.tensor_c0(t) == expected, f"{op.name}: {t} should have C0 = {expected}"
             count += fmt == ge.Format.NC1HWC0
         if isinstance(op, ge.TransDataOp):
@@ -694,6 +697,24 @@ def test_options_and_assigned_module_are_refused():
             op.attributes[stream.ID] = stream.StreamIdAttr(0)
     with pytest.raises(GeError, match="run it before --assign-streams"):
         ToNC1HWC0Pass().apply(CTX, assigned)
+
+
+@pytest.mark.parametrize("spec, error, message", [
+    ("to-nc1hwc0{boundary=nchw}", ValueError, r"Incompatible types: given \('nchw',\)"),
+    ("to-nc1hwc0{fp32-c0=32}", ValueError, r"Incompatible types: given \(32,\)"),
+    ("to-nc1hwc0{fp32-c0=true}", ValueError, r"Incompatible types: given \(True,\)"),
+    # 8.0 == 8 passes xDSL's Literal check; the pass refuses it itself
+    ("to-nc1hwc0{fp32-c0=8.0}", GeError, r"^to-nc1hwc0: fp32-c0 must be 16 or 8, got 8.0$"),
+])
+def test_bad_option_values_are_refused_while_the_pipeline_is_parsed(spec, error, message):
+    with pytest.raises(error, match=message):
+        PassPipeline.parse_spec(get_all_passes(), spec)
+
+
+def test_good_option_values_parse():
+    spec = "to-nc1hwc0{boundary=nc1hwc0 fp32-c0=8}"
+    (p,) = PassPipeline.parse_spec(get_all_passes(), spec).passes
+    assert p == ToNC1HWC0Pass(boundary="nc1hwc0", fp32_c0=8)
 
 
 # --------------------------------------------------------------------------------------

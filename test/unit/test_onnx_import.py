@@ -24,7 +24,7 @@ from ge_dialect.diagnostics import GeError, LocatingParser
 from ge_dialect.dialects import make_context
 from ge_dialect.frontend import import_onnx
 from ge_dialect.interpreter import run_function
-from test_interpreter import assert_close, assert_exact
+from support import assert_close, assert_exact
 
 F32, F16 = np.float32, np.float16
 

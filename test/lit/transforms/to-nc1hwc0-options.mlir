@@ -22,15 +22,20 @@
 // RUN: not ge-opt %s --split-input-file --to-nc1hwc0 2>&1 | filecheck %s --check-prefix=ASSIGNED
 // RUN: not ge-opt %s --split-input-file --to-nc1hwc0=boundary=nc1hwc0,fp32-c0=8 2>&1 | filecheck %s --check-prefix=ASSIGNED
 //
-// A bad option value is one error line and a non-zero exit; nothing is printed.
+// A bad option value is one error line and a non-zero exit; nothing is printed (a float
+// equal to an allowed C0 is refused too).
 // RUN: not ge-opt %s --split-input-file --to-nc1hwc0=boundary=nchw 2>&1 | filecheck %s --check-prefix=BAD-BOUNDARY
 // RUN: not ge-opt %s --split-input-file --to-nc1hwc0=fp32-c0=32 2>&1 | filecheck %s --check-prefix=BAD-C0
+// RUN: not ge-opt %s --split-input-file --to-nc1hwc0=fp32-c0=8.0 2>&1 | filecheck %s --check-prefix=BAD-C0-FLOAT
 // BAD-BOUNDARY-NOT: {{\n}}
 // BAD-BOUNDARY: {{^}}{{.*}}error: to-nc1hwc0: boundary must be keep or nc1hwc0, got 'nchw'{{$}}
 // BAD-BOUNDARY-NOT: {{.}}
 // BAD-C0-NOT: {{\n}}
 // BAD-C0: {{^}}{{.*}}error: to-nc1hwc0: fp32-c0 must be 16 or 8, got 32{{$}}
 // BAD-C0-NOT: {{.}}
+// BAD-C0-FLOAT-NOT: {{\n}}
+// BAD-C0-FLOAT: {{^}}ge-opt: error: to-nc1hwc0: fp32-c0 must be 16 or 8, got 8.0{{$}}
+// BAD-C0-FLOAT-NOT: {{.}}
 //
 // KEEP: to-nc1hwc0-options.mlir:{{[0-9]+}}:3: error: 'ge.const' op is assigned to a stream
 // BND:  to-nc1hwc0-options.mlir:{{[0-9]+}}:3: error: 'ge.const' op is assigned to a stream

@@ -28,6 +28,7 @@ the pass creates has C0 = 8).  An assigned module is refused.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from xdsl.context import Context
 from xdsl.dialects import builtin, func
@@ -44,9 +45,14 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ge_dialect import ge
-from ge_dialect.diagnostics import OptionError
-from ge_dialect.weights import const_logical
 from transforms.common import constant_of, refuse_assigned
+from transforms.options import check_literal_options
+
+Boundary = Literal["keep", "nc1hwc0"]
+"""The values of the `boundary` option."""
+
+Fp32C0 = Literal[16, 8]
+"""The values of the `fp32-c0` option."""
 
 _SOURCES = (ge.Conv2DOp, ge.FusedConv2DOp)
 _UNARY = (ge.ReluOp, ge.Relu6Op, ge.LeakyReluOp, ge.SigmoidOp, ge.SiluOp, ge.ClipOp, ge.IdentityOp)
@@ -61,10 +67,10 @@ def _is_rank4(value: SSAValue) -> bool:
 class CancelInverseTransData(RewritePattern):
     """A trans_data back to the layout its input came from disappears.
 
-        %a = ge.trans_data %x : tensor<1x17x4x4xf16> -> tensor<1x17x4x4xf16, #ge.format<NC1HWC0>>
-        %b = ge.trans_data %a : tensor<1x17x4x4xf16, #ge.format<NC1HWC0>> -> tensor<1x17x4x4xf16>
-      ->
-        uses of %b use %x   (%a stays if it has other users)
+      %a = ge.trans_data %x : tensor<1x17x4x4xf16> -> tensor<1x17x4x4xf16, #ge.format<NC1HWC0>>
+      %b = ge.trans_data %a : tensor<1x17x4x4xf16, #ge.format<NC1HWC0>> -> tensor<1x17x4x4xf16>
+    ->
+      uses of %b use %x   (%a stays if it has other users)
     """
 
     @op_type_rewrite_pattern
@@ -77,10 +83,10 @@ class CancelInverseTransData(RewritePattern):
 class MergeSiblingTransData(RewritePattern):
     """Two conversions of one value to the same type become one (the earlier stays).
 
-        %a = ge.trans_data %x : T -> U
-        %b = ge.trans_data %x : T -> U
-      ->
-        uses of %b use %a
+      %a = ge.trans_data %x : T -> U
+      %b = ge.trans_data %x : T -> U
+    ->
+      uses of %b use %a
     """
 
     @op_type_rewrite_pattern
@@ -114,6 +120,7 @@ class _Layout:
     _types: dict[Attribute, TensorType] = field(default_factory=dict)
 
     def c0(self, t: TensorType) -> int:
+        """The C0 to write into `t`'s encoding (0: the dtype's default)."""
         return self.fp32_c0 if isinstance(t.element_type, builtin.Float32Type) else 0
 
     def nc1hwc0_type(self, t: Attribute) -> TensorType:
@@ -176,6 +183,7 @@ def _layout_indices(op: Operation) -> list[int]:
 
 
 def _layout_operands(op: Operation) -> list[SSAValue]:
+    """The operands of `op` in the slots `_layout_indices` names."""
     return [op.operands[i] for i in _layout_indices(op)]
 
 
@@ -187,17 +195,24 @@ def _channel_constant(op: Operation, value: SSAValue) -> bool:
         return False
     assert isinstance(t, TensorType)
     shape = (1,) * (4 - t.get_num_dims()) + tuple(t.get_shape())
-    return out.get_num_dims() == 4 and shape == (1, out.get_shape()[1], 1, 1) and out.get_shape()[1] > 1
+    if out.get_num_dims() != 4:
+        return False
+    channels = out.get_shape()[1]
+    return shape == (1, channels, 1, 1) and channels > 1
 
 
-def _decide(block: Block, fp32_c0: int) -> _Layout:
+def _decide_layout(block: Block, fp32_c0: int) -> _Layout:
+    """The ops of `block` that run in NC1HWC0: the convs, then their neighbours, forward
+    from producers and backward from users, as long as it is layout-safe."""
     layout = _Layout(fp32_c0, set())
     ops = list(block.ops)
     for op in ops:  # forward: from convs to the ops they feed
-        if isinstance(op, _SOURCES):
-            layout.nc1hwc0.add(op)
-        elif _can_propagate(op, layout) and any(
-            isinstance(v.owner, Operation) and v.owner in layout.nc1hwc0 for v in _layout_operands(op)
+        if isinstance(op, _SOURCES) or (
+            _can_propagate(op, layout)
+            and any(
+                isinstance(v.owner, Operation) and v.owner in layout.nc1hwc0
+                for v in _layout_operands(op)
+            )
         ):
             layout.nc1hwc0.add(op)
     changed = True
@@ -219,7 +234,7 @@ def _decide(block: Block, fp32_c0: int) -> _Layout:
 class _Rewrite:
     """Applies a `_Layout` to one function body."""
 
-    def __init__(self, fn: func.FuncOp, layout: _Layout, boundary: str):
+    def __init__(self, fn: func.FuncOp, layout: _Layout, boundary: Boundary):
         self.fn = fn
         self.block = fn.body.block
         self.layout = layout
@@ -242,13 +257,15 @@ class _Rewrite:
             point = InsertPoint.after(owner)
         elif const is not None:
             assert isinstance(want, TensorType)
-            new = ge.ConstOp.from_numpy(const_logical(const).reshape(want.get_shape()), want)
+            new = ge.ConstOp.from_numpy(const.logical_array().reshape(want.get_shape()), want)
             new.attributes.update(const.attributes)
             point = InsertPoint.after(const)
         else:
             new = ge.TransDataOp(value, want)
             if isinstance(owner, Operation):
-                new.attributes.update({k: v for k, v in owner.attributes.items() if k.startswith("stream.")})
+                new.attributes.update(
+                    {k: v for k, v in owner.attributes.items() if k.startswith("stream.")}
+                )
                 point = InsertPoint.after(owner)
             else:
                 point = InsertPoint.at_start(self.block)
@@ -288,7 +305,9 @@ class _Rewrite:
             t = op.operands[i].type
             assert isinstance(t, TensorType)
             if t.get_num_dims() < 4:  # a per-channel constant: [C, 1, 1] -> [1, C, 1, 1]
-                t = TensorType(t.element_type, [1, op.results[0].type.get_shape()[1], 1, 1])
+                out = op.results[0].type
+                assert isinstance(out, TensorType)
+                t = TensorType(t.element_type, [1, out.get_shape()[1], 1, 1])
             self.set_operand(op, i, layout.nc1hwc0_type(t))
         if isinstance(op, _SOURCES):
             self.set_operand(op, 1, layout.fractal_z_type(op.filter.type, op.groups.value.data))
@@ -299,9 +318,14 @@ class _Rewrite:
         """boundary=nc1hwc0: an argument read by NC1HWC0 ops is passed in NC1HWC0."""
         for arg in list(self.block.args):
             users = [use.operation for use in arg.uses]
-            if _is_rank4(arg) and users and all(
-                use.operation in self.layout.nc1hwc0 and use.index in _layout_indices(use.operation)
-                for use in arg.uses
+            if (
+                _is_rank4(arg)
+                and users
+                and all(
+                    use.operation in self.layout.nc1hwc0
+                    and use.index in _layout_indices(use.operation)
+                    for use in arg.uses
+                )
             ):
                 self.retype_result(arg, self.layout.nc1hwc0_type(arg.type))
 
@@ -319,21 +343,22 @@ class ToNC1HWC0Pass(ModulePass):
 
     name = "to-nc1hwc0"
 
-    boundary: str = "keep"
-    fp32_c0: int = 16
+    boundary: Boundary = "keep"
+    fp32_c0: Fp32C0 = 16
+
+    def __post_init__(self) -> None:
+        # xDSL's pipeline parser checks the Literals too, less clearly, and lets a float
+        # equal to a choice through (`fp32-c0=8.0`).
+        check_literal_options(self)
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        if self.boundary not in ("keep", "nc1hwc0"):
-            raise OptionError(f"to-nc1hwc0: boundary must be keep or nc1hwc0, got '{self.boundary}'")
-        if self.fp32_c0 not in (16, 8):
-            raise OptionError(f"to-nc1hwc0: fp32-c0 must be 16 or 8, got {self.fp32_c0}")
         refuse_assigned(op, self.name)
         called = {c.callee.string_value() for c in op.walk() if isinstance(c, func.CallOp)}
         for fn in op.walk():
             if isinstance(fn, func.FuncOp) and fn.body.blocks:
-                layout = _decide(fn.body.block, self.fp32_c0)
+                layout = _decide_layout(fn.body.block, self.fp32_c0)
                 # A called function keeps its signature, so that its call sites stay valid.
-                boundary = "keep" if fn.sym_name.data in called else self.boundary
+                boundary: Boundary = "keep" if fn.sym_name.data in called else self.boundary
                 _Rewrite(fn, layout, boundary).run()
         patterns = [CancelInverseTransData(), MergeSiblingTransData()]
         PatternRewriteWalker(
