@@ -1,7 +1,7 @@
 """ge-opt: an MLIR-style compiler for Ascend Graph Engine graphs, built on xDSL.
 
-Imports only point downwards (DESIGN.md, "Layers"; `test/unit/test_layers.py` checks every
-module against this table):
+Imports only point downwards (docs/architecture.md, "Layers"; `test/unit/test_layers.py`
+checks every module against this table):
 
 - leaf utilities: `ge_dialect.utils` (dtypes, shape maths, parsing helpers),
   `ge_dialect.layout` (the NCHW <-> NC1HWC0 / FRACTAL_Z format maths) and

@@ -1,6 +1,6 @@
 """The work of a `ge` op: FLOPs, bytes in and out, the unit that runs it, and its blocks.
 
-One cost model for the whole project (DESIGN.md): stream assignment balances streams with
+One cost model for the whole project (docs/architecture.md): stream assignment balances streams with
 it, the device lowering copies it onto kernel launches, and the benches read it.  The
 simulator owns only the device profile and the time model.
 

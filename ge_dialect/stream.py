@@ -74,7 +74,7 @@ class LabelAttr(ParametrizedAttribute):
     inner_parallel: IntAttr
 
     def __init__(self, label: str, priority: int = 0, inner_parallel: bool = True):
-        super().__init__(StringAttr(label), IntAttr(priority), IntAttr(int(inner_parallel)))
+        super().__init__(StringAttr(label), IntAttr(priority), IntAttr(int(bool(inner_parallel))))
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
@@ -107,8 +107,6 @@ class LabelAttr(ParametrizedAttribute):
     def verify(self) -> None:
         if not self.label.data:
             raise VerifyException("a stream label must not be empty")
-        if self.inner_parallel.data not in (0, 1):
-            raise VerifyException("inner_parallel must be true or false")
 
 
 @irdl_attr_definition

@@ -1,4 +1,4 @@
-"""Shared pytest configuration: one Hypothesis profile everywhere (DESIGN.md).
+"""Shared pytest configuration: one Hypothesis profile everywhere (docs/architecture.md).
 
 CI sets CI=true, which would make Hypothesis switch to its CI profile; loading ours
 explicitly keeps local and CI runs identical.

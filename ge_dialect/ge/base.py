@@ -9,7 +9,8 @@ a concrete op (in `ops.py`) is its name, docstring and class constants:
 - `ConvolutionOp`: conv2d and fused_conv2d;
 - `PoolingOp`: max_pool and avg_pool;
 - `CollectiveOp`: the HCCL collectives;
-- `FoldingDataMovementOp`: data movement that folds into a constant (trans_data, reshape,
+- `UnaryOp`: one operand, a result of another type (cast, global_avg_pool), and its
+  `FoldingDataMovementOp`: data movement that folds into a constant (trans_data, reshape,
   flatten, transpose).
 
 Verifier messages name the operand and the expected vs actual shape, type or format.
@@ -182,6 +183,10 @@ ONE = IntegerAttr(1, i64)
 # --------------------------------------------------------------------------------------
 
 
+ElementTypes = Literal["float", "float_or_int8", "any"]
+"""What a unary elementwise op takes: f16/f32, also i8/ui8, or any supported type."""
+
+
 class UnaryElementwiseOp(IRDLOperation, abc.ABC):
     """An elementwise op of one operand whose result has the input's type.
 
@@ -189,7 +194,7 @@ class UnaryElementwiseOp(IRDLOperation, abc.ABC):
     ui8), or any supported element type.
     """
 
-    ELEMENT_TYPES: ClassVar[Literal["float", "float_or_int8", "any"]] = "float"
+    ELEMENT_TYPES: ClassVar[ElementTypes] = "float"
 
     T: ClassVar = VarConstraint("T", base(TensorType))
     input = operand_def(T)
@@ -532,18 +537,14 @@ class CollectiveOp(IRDLOperation, abc.ABC):
 
 
 # --------------------------------------------------------------------------------------
-# Data movement that folds
+# One operand, a result of another type
 # --------------------------------------------------------------------------------------
 
-FOLD_LIMIT = 2**16
-"""Constant folding makes constants of at most this many elements."""
 
+class UnaryOp(IRDLOperation, abc.ABC):
+    """One operand and one result whose type the op's `verify_` relates to the input's.
 
-class FoldingDataMovementOp(IRDLOperation, HasFolderInterface, abc.ABC):
-    """Moves the data of one operand; applied to a constant, it folds into a constant.
-
-    Only results of at most `FOLD_LIMIT` elements fold; the `ge` dialect materialises them
-    as a `ge.const` (the value is the physical dense array).
+    Both types are printed: `ge.cast %x : tensor<4xf32> -> tensor<4xf16>`.
     """
 
     input = operand_def(TensorType)
@@ -560,6 +561,22 @@ class FoldingDataMovementOp(IRDLOperation, HasFolderInterface, abc.ABC):
         properties: Mapping[str, Attribute | None] | None = None,
     ):
         super().__init__(operands=[input], result_types=[result_type], properties=properties or {})
+
+
+# --------------------------------------------------------------------------------------
+# Data movement that folds
+# --------------------------------------------------------------------------------------
+
+FOLD_LIMIT = 2**16
+"""Constant folding makes constants of at most this many elements."""
+
+
+class FoldingDataMovementOp(UnaryOp, HasFolderInterface, abc.ABC):
+    """Moves the data of one operand; applied to a constant, it folds into a constant.
+
+    Only results of at most `FOLD_LIMIT` elements fold; the `ge` dialect materialises them
+    as a `ge.const` (the value is the physical dense array).
+    """
 
     @abc.abstractmethod
     def compute(self, logical: np.ndarray) -> np.ndarray:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import ClassVar, Literal
+from typing import ClassVar
 
 import numpy as np
 from xdsl.dialect_interfaces.constant_materialization import ConstantMaterializationInterface
@@ -62,15 +62,15 @@ from ge_dialect.ge.attributes import (
 from ge_dialect.ge.base import (
     CONV_ATTRIBUTES_FORMAT,
     ONE,
-    PADS_DEFAULT,
     POOLING_FORMAT,
-    STRIDES_DEFAULT,
     BinaryElementwiseOp,
     CollectiveOp,
     ConvolutionOp,
+    ElementTypes,
     FoldingDataMovementOp,
     PoolingOp,
     UnaryElementwiseOp,
+    UnaryOp,
     check_finite,
     expect_element_type,
     expect_layout,
@@ -259,19 +259,19 @@ class FusedConv2DOp(ConvolutionOp):
 
     name = "ge.fused_conv2d"
 
-    # IRDL orders a subclass's fields before its base's: the operands and the conv
-    # properties are declared again here so that the residual and activation come last.
+    # IRDL orders a subclass's fields before its base's: the family's operands and
+    # properties are listed again here so that the residual and the activation come last.
     T: ClassVar = VarConstraint("T", base(TensorType))
-    input = operand_def(TensorType)
-    filter = operand_def(TensorType)
-    bias = opt_operand_def(TensorType)
+    input = ConvolutionOp.input
+    filter = ConvolutionOp.filter
+    bias = ConvolutionOp.bias
     residual = opt_operand_def(T)
     output = result_def(T)
 
-    strides = prop_def(DenseArrayBase.constr(i64), default_value=STRIDES_DEFAULT)
-    pads = prop_def(DenseArrayBase.constr(i64), default_value=PADS_DEFAULT)
-    dilations = prop_def(DenseArrayBase.constr(i64), default_value=STRIDES_DEFAULT)
-    groups = prop_def(IntegerAttr[I64], default_value=ONE)
+    strides = ConvolutionOp.strides
+    pads = ConvolutionOp.pads
+    dilations = ConvolutionOp.dilations
+    groups = ConvolutionOp.groups
     activation = prop_def(ActivationAttr, default_value=ActivationAttr(Activation.NONE))
     alpha = opt_prop_def(FloatAttr[Float32Type])
 
@@ -413,7 +413,7 @@ class ReluOp(UnaryElementwiseOp):
     """
 
     name = "ge.relu"
-    ELEMENT_TYPES: ClassVar[Literal["float", "float_or_int8", "any"]] = "float_or_int8"
+    ELEMENT_TYPES: ClassVar[ElementTypes] = "float_or_int8"
 
 
 @irdl_op_definition
@@ -454,7 +454,7 @@ class IdentityOp(UnaryElementwiseOp):
     """
 
     name = "ge.identity"
-    ELEMENT_TYPES: ClassVar[Literal["float", "float_or_int8", "any"]] = "any"
+    ELEMENT_TYPES: ClassVar[ElementTypes] = "any"
 
 
 @irdl_op_definition
@@ -715,20 +715,13 @@ class ConcatOp(IRDLOperation):
 
 
 @irdl_op_definition
-class CastOp(IRDLOperation):
+class CastOp(UnaryOp):
     """Converts between f32 and f16 (round to nearest even); shape and layout stay.
 
     %y = ge.cast %x : tensor<1x4x8x8xf32> -> tensor<1x4x8x8xf16>
     """
 
     name = "ge.cast"
-    input = operand_def(TensorType)
-    output = result_def(TensorType)
-    traits = traits_def(Pure())
-    assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
-
-    def __init__(self, input: SSAValue, result_type: Attribute):
-        super().__init__(operands=[input], result_types=[result_type])
 
     def verify_(self) -> None:
         x = type_of(self.input, "operand 'input'")
@@ -911,20 +904,13 @@ class AvgPoolOp(PoolingOp):
 
 
 @irdl_op_definition
-class GlobalAvgPoolOp(IRDLOperation):
+class GlobalAvgPoolOp(UnaryOp):
     """The mean over H and W of each channel: [N, C, H, W] -> [N, C, 1, 1].
 
     %y = ge.global_avg_pool %x : tensor<1x8x7x7xf32> -> tensor<1x8x1x1xf32>
     """
 
     name = "ge.global_avg_pool"
-    input = operand_def(TensorType)
-    output = result_def(TensorType)
-    traits = traits_def(Pure())
-    assembly_format = "$input attr-dict `:` type($input) `->` type($output)"
-
-    def __init__(self, input: SSAValue, result_type: Attribute):
-        super().__init__(operands=[input], result_types=[result_type])
 
     def verify_(self) -> None:
         x = type_of(self.input, "operand 'input'")

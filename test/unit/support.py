@@ -3,14 +3,14 @@
 A plain module (not a test file), imported as `from support import ...`; pytest puts
 `test/unit` on `sys.path` as it does for `onnx_ref`.
 
-Numbers are compared with DESIGN.md's rule `|a - b| <= atol + rtol*|ref|`, `atol = k*max|ref|`:
+Numbers are compared with docs/architecture.md's rule `|a - b| <= atol + rtol*|ref|`, `atol = k*max|ref|`:
 
 - fp32: rtol 1e-4, k 1e-5;
 - fp32, a whole model (against onnxruntime): rtol 1e-3, k 1e-4;
 - fp16: rtol 1e-2, k 1e-2;
 - integers and data movement (trans_data, concat, max_pool, relu, ...): exact.
 
-Random data follows DESIGN.md too: inputs ~ U(-1, 1) (`uniform`), weights ~ N(0, 1/fan_in)
+Random data follows docs/architecture.md too: inputs ~ U(-1, 1) (`uniform`), weights ~ N(0, 1/fan_in)
 (`weights`).
 """
 
@@ -61,7 +61,7 @@ WHOLE_MODEL_FP32 = (1e-3, 1e-4)
 
 
 def assert_close(actual, ref, dtype, *, whole_model: bool = False) -> None:
-    """DESIGN.md's rule: `|a - b| <= atol + rtol*|ref|` with `atol = k*max|ref|`.
+    """docs/architecture.md's rule: `|a - b| <= atol + rtol*|ref|` with `atol = k*max|ref|`.
 
     `dtype` is the dtype the code under test must have produced and selects (rtol, k): fp32
     rtol 1e-4, k 1e-5; fp16 rtol 1e-2, k 1e-2; integer dtypes compare exactly.

@@ -212,7 +212,8 @@ def test_frontend(capsys, tmp_path, monkeypatch):
     assert "ge.relu %x : tensor<2x4xf32>" in r.out
 
 
-def _onnx_relu() -> bytes:
+def _onnx_relu(batch: int | None = 2) -> bytes:
+    """A one-Relu ONNX model; its input is `[batch, 4]` (`[n, 4]` with batch None)."""
     pytest.importorskip("onnx")
     from onnx import TensorProto, helper
 
@@ -223,7 +224,8 @@ def _onnx_relu() -> bytes:
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-    model.graph.input[0].type.tensor_type.shape.dim[0].dim_value = 2
+    if batch is not None:
+        model.graph.input[0].type.tensor_type.shape.dim[0].dim_value = batch
     return model.SerializeToString()
 
 
@@ -365,17 +367,8 @@ def test_print_ir_after_all(capsys, tmp_path):
 
 @exercises("--input-shape")
 def test_input_shape(capsys, tmp_path):
-    pytest.importorskip("onnx")
-    from onnx import TensorProto, helper, save
-
-    graph = helper.make_graph(
-        [helper.make_node("Relu", ["x"], ["y"], name="r")],
-        "g",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 4])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
-    )
     path = tmp_path / "m.onnx"
-    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), str(path))
+    path.write_bytes(_onnx_relu(batch=None))
     r = run(capsys, tmp_path, [str(path), "--input-shape", "x=3x4"], None)
     assert (r.code, r.err) == (0, "") and "tensor<3x4xf32>" in r.out
     one_line_usage_error(

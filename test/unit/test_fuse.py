@@ -3,7 +3,7 @@
 - A Hypothesis property test builds random conv / batch_norm / per-channel mul and add /
   residual add / activation chains (groups incl. depthwise, strides, pads, dilations, with
   and without bias, fp32 and fp16), applies `FusePass` to a clone, verifies the result and
-  compares both with the reference interpreter under DESIGN.md's tolerances.  It also
+  compares both with the reference interpreter under docs/architecture.md's tolerances.  It also
   checks that the pass reached its fixpoint (nothing it could still fuse is left) and that
   it fused something in most examples, so it cannot pass vacuously.
 - Directed tests pin each pattern and each refusal (multi-use, non-constant or elided
@@ -13,7 +13,7 @@
   and fused leave no batch_norm and no activation that could have fused, and match
   onnxruntime (whole-model tolerance); the same through the `ge-opt` command line.
 
-Random data follows DESIGN.md: weights ~ N(0, 1/fan_in), inputs ~ U(-1, 1), BN variance in
+Random data follows docs/architecture.md: weights ~ N(0, 1/fan_in), inputs ~ U(-1, 1), BN variance in
 [0.1, 10].  A fused fp16 chain is compared, under the fp16 tolerance, with the unfused fp16
 graph and with the same graph computed in fp32 (the fp16 data is exact in fp32), both by
 the same interpreter.

@@ -1,6 +1,6 @@
 """The reference interpreter of the `ge` dialect against onnxruntime (the independent oracle).
 
-Numbers are compared with DESIGN.md's rule `|a - b| <= atol + rtol*|ref|`, `atol = k*max|ref|`
+Numbers are compared with docs/architecture.md's rule `|a - b| <= atol + rtol*|ref|`, `atol = k*max|ref|`
 (fp32: rtol 1e-4, k 1e-5; a whole model: rtol 1e-3, k 1e-4; fp16: rtol 1e-2, k 1e-2); data
 movement is exact.  Layout tests feed logical arrays to graphs whose function arguments and
 constants carry `#ge.format` encodings and, with `physical=True`, look at the stored arrays

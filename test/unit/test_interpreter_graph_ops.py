@@ -1,7 +1,7 @@
 """The interpreter's graph ops (matmul, silu, pooling, shape ops, softmax, identity, cast,
 collectives) and the stream ops, against onnxruntime (the independent oracle) or plain numpy.
 
-Tolerances are DESIGN.md's (`assert_close` from test_interpreter); data movement (max_pool,
+Tolerances are docs/architecture.md's (`assert_close` from support); data movement (max_pool,
 concat, reshape, flatten, transpose, identity, cast) is exact.  NC1HWC0 tests run the graph
 on physical arrays (`physical=True`) and check that padding lanes stay zero.
 """

@@ -1,4 +1,4 @@
-"""Imports only point downwards (DESIGN.md, "Layers").
+"""Imports only point downwards (docs/architecture.md, "Layers").
 
 Every module of `ge_dialect/` and `transforms/` is parsed with `ast`; each import of the
 project (module level, inside functions, under `if TYPE_CHECKING:`) is checked against the
@@ -342,7 +342,7 @@ def test_project_imports_follow_the_layers():
     assert "ge_dialect.tools.ge_opt" in sources and "transforms.fuse" in sources
     problems = check_layers(sources, packages)
     if problems:
-        pytest.fail("layering problems (DESIGN.md, Layers):\n" + "\n".join(problems),
+        pytest.fail("layering problems (docs/architecture.md, Layers):\n" + "\n".join(problems),
                     pytrace=False)
 
 

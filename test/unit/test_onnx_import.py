@@ -2,7 +2,7 @@
 
 Each test builds a tiny model with `onnx.helper`, imports it with `import_onnx`, runs the
 reference interpreter on the module and compares with onnxruntime (graph optimisations
-off) under DESIGN.md's tolerances (`assert_close`); data movement compares exactly.
+off) under docs/architecture.md's tolerances (`assert_close`); data movement compares exactly.
 """
 
 from __future__ import annotations
