@@ -160,8 +160,6 @@ _SPECS: dict[str, tuple[dict[str, int], tuple[int, int], tuple[int, int]]] = {
     "Cast": ({"to": _A_INT, "saturate": _A_INT}, (1, 1), (1, 1)),
 }
 
-SUPPORTED_OPS = tuple(sorted(_SPECS))
-
 
 class _Unsupported(Exception):
     """Why one node cannot be imported (collected; reported with every other such node)."""
