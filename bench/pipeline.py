@@ -1,0 +1,128 @@
+"""Compile time of the whole pipeline against import + print, on generated ONNX CNNs.
+
+For ONNX graphs of about `--nodes` nodes (a ResNet-like stack exported with `onnx.helper`:
+Conv -> BatchNormalization -> Relu blocks with residual Adds and a few parallel branches,
+each Conv with its own small weight) it prints, in one process:
+
+- the time of import + print (`api.load` then printing the module), the baseline;
+- the time of import + `--fuse --to-nc1hwc0 --assign-streams` + print, and its ratio to
+  the baseline;
+- where the time goes: import, each pass (with the verification ge-opt runs after it), and
+  print.
+
+Each figure is the best of `--repeat` runs.  The issue's target: the pipeline at most 1.3x
+import + print, and twice the graph at most 2.1x the time.
+
+    python bench/pipeline.py [--nodes 1250 2500] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+from io import StringIO
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+from timer import measure
+from xdsl.printer import Printer
+
+from ge_dialect import api
+from ge_dialect.dialects import make_context
+from transforms import parse_pipeline
+
+PIPELINE = "fuse,to-nc1hwc0,assign-streams"
+
+
+def make_model(nodes: int, channels: int = 16, hw: int = 8, seed: int = 0) -> onnx.ModelProto:
+    """A CNN of about `nodes` ONNX nodes: blocks of conv-bn-relu-conv-bn-add-relu."""
+    rng = np.random.default_rng(seed)
+    c = channels
+    graph_nodes, inits = [], []
+    count = 0
+
+    def name(prefix: str) -> str:
+        nonlocal count
+        count += 1
+        return f"{prefix}{count}"
+
+    def init(array: np.ndarray) -> str:
+        n = name("w")
+        inits.append(numpy_helper.from_array(array.astype(np.float32), n))
+        return n
+
+    def node(op: str, inputs: list[str], **attrs: object) -> str:
+        out = name(op.lower())
+        graph_nodes.append(helper.make_node(op, inputs, [out], name=out, **attrs))
+        return out
+
+    def conv_bn(x: str) -> str:
+        w = init(rng.normal(0, (c * 9) ** -0.5, (c, c, 3, 3)))
+        y = node("Conv", [x, w], pads=[1, 1, 1, 1])
+        params = [rng.uniform(0.5, 1.5, c), rng.uniform(-0.5, 0.5, c),
+                  rng.uniform(-0.3, 0.3, c), rng.uniform(0.1, 10.0, c)]
+        return node("BatchNormalization", [y, *(init(p) for p in params)])
+
+    y = node("Relu", [conv_bn("x")])
+    blocks = max(1, (nodes - 3) // 7)
+    for i in range(blocks):
+        h = node("Relu", [conv_bn(y)])
+        branch = node("Sigmoid", [y]) if i % 4 == 3 else y  # a parallel branch now and then
+        y = node("Relu", [node("Add", [conv_bn(h), branch])])
+    graph = helper.make_graph(
+        graph_nodes, "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, c, hw, hw])],
+        [helper.make_tensor_value_info(y, TensorProto.FLOAT, None)],
+        inits,
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def print_module(module) -> str:
+    out = StringIO()
+    Printer(stream=out).print_op(module)
+    return out.getvalue()
+
+
+def run(path: str, repeat: int) -> dict[str, float]:
+    ctx = make_context()
+    t_import, module = measure(lambda: api.load(path), repeat)
+    t_print, _ = measure(lambda: print_module(module), repeat)
+    times: dict[str, float] = {"import": t_import}
+    for p in parse_pipeline(PIPELINE).passes:
+        def step(m, p=p):
+            p.apply(ctx, m)
+            api.verify(m)
+        times[p.name], module = measure(step, repeat, setup=module.clone)
+    times["print"], _ = measure(lambda: print_module(module), repeat)
+    times["baseline"] = t_import + t_print
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--nodes", type=int, nargs="+", default=[1250, 2500])
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in args.nodes:
+            model = make_model(n)
+            path = os.path.join(tmp, f"cnn{n}.onnx")
+            onnx.save(model, path)
+            times = run(path, args.repeat)
+            total = sum(v for k, v in times.items() if k != "baseline")
+            results.append((n, len(model.graph.node), times, total))
+    print(f"{'nodes':>6} {'import+print':>13} {'pipeline':>9} {'ratio':>6}   per step (s)")
+    for n, real, times, total in results:
+        steps = "  ".join(f"{k} {v:.3f}" for k, v in times.items() if k != "baseline")
+        print(f"{real:6d} {times['baseline']:13.3f} {total:9.3f} {total / times['baseline']:6.2f}   {steps}")
+    if len(results) > 1:
+        (n0, r0, _, t0), (n1, r1, _, t1) = results[0], results[-1]
+        print(f"{r1 / r0:.1f}x the nodes: {t1 / t0:.2f}x the pipeline time")
+
+
+if __name__ == "__main__":
+    main()
