@@ -1,9 +1,29 @@
-"""Speed of --assign-streams and the waits it keeps, against simpler synchronisation rules.
+"""Speed of --assign-streams, its cost per op from 1k to 100k ops, and the waits it keeps
+against simpler synchronisation rules.
 
-For graphs of about 1k and 10k `ge` ops with parallel branches (built with GraphBuilder:
-a trunk that forks into 2..6 branches of relu / sigmoid / matmul chains with cross-branch
-reads and `wait_tensor` edges, joined by a concat + matmul, with an occasional all-reduce)
-it prints, in one process:
+Two sections, in one process each:
+
+**scaling** (`--section scaling`): three shapes built in memory with GraphBuilder (no text
+is parsed), at `--scaling-sizes` compute ops (1k, 10k and 100k by default):
+
+- `wide`: one relu fans out to n - 1 relus, every one a result: the return joins n
+  producers (the case of issue 11: quadratic before it);
+- `deep`: a chain of n relu / sigmoid ops;
+- `random`: each op (relu, sigmoid or add) reads one or two earlier values, 80% among the
+  last 8 and 20% anywhere before (long edges, beyond the reachability window).
+
+For mode `auto` the shapes carry no label; for mode `labels` they carry some (every other
+relu of `wide`, every other run of 16 ops of `deep`, runs of random labels in `random`), so
+that labels mode has streams and events to place.  It prints the time of the pass alone
+(`AssignStreamsPass.apply` on a fresh clone, best of --repeat) as microseconds per op with
+Python's cyclic GC off, which shows whether the pass itself is linear (a flat column), and
+with the GC on (what a user pays: a full collection scans the whole heap, so on a large
+module it costs more per op), then the ratio of the largest size to the smallest.
+
+**waits** (`--section waits`): graphs of about `--sizes` ops (1k and 10k by default) with
+parallel branches (a trunk that forks into 2..6 branches of relu / sigmoid / matmul chains
+with cross-branch reads and `wait_tensor` edges, joined by a concat + matmul, with an
+occasional all-reduce), for which it prints:
 
 - the time of `AssignStreamsPass` against xDSL's `CanonicalizePass` on fresh copies of the
   same module (the copies are made before the clock starts; best of --repeat);
@@ -19,19 +39,23 @@ it prints, in one process:
       `last_dependency` of the latest source already waited for (sources in operand order);
     * the pass itself (the `stream.wait` ops of the result).
 
-Two assignments per size: `auto` (no labels; the pass chooses up to 8 streams) and `labels`
-(branch k > 0 under the label "L{k % 4}", the trunk unlabelled).
+  Two assignments per size: `auto` (no labels; the pass chooses up to 8 streams) and
+  `labels` (branch k > 0 under the label "L{k % 4}", the trunk unlabelled).
 
-    python bench/streams.py [--sizes 1000 10000] [--repeat 3]
+    python bench/streams.py [--section all|scaling|waits] [--scaling-sizes 1000 10000 100000]
+                            [--shapes wide deep random] [--sizes 1000 10000] [--repeat 3]
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import random
 from collections import Counter
-from typing import Literal
+from collections.abc import Callable
+from functools import partial
+from typing import Literal, cast
 
 import numpy as np
 from timer import measure
@@ -48,6 +72,7 @@ from transforms.assign_streams import AssignStreamsPass
 D = 16
 N_LABELS = 4
 ENTRY = -1
+Mode = Literal["labels", "auto", "single"]
 
 
 def generate(n_ops: int, labelled: bool, seed: int = 0) -> ModuleOp:
@@ -219,7 +244,7 @@ def xla_rule(edges: list[tuple[int, int]], ids: list[int]) -> int:
 # ------------------------------------------------------------------------------------------
 
 
-def run(n_ops: int, mode: Literal["labels", "auto", "single"], repeat: int) -> None:
+def run(n_ops: int, mode: Mode, repeat: int) -> None:
     module = generate(n_ops, labelled=(mode == "labels"))
     n = sum(1 for op in module.walk() if op.name.startswith("ge.") and op.name != "ge.const")
     ctx = make_context()
@@ -248,16 +273,130 @@ def run(n_ops: int, mode: Literal["labels", "auto", "single"], repeat: int) -> N
     print(f"           assign-streams (exact)    {kept:6d}")
 
 
+# ------------------------------------------------------------------------------------------
+# Scaling: cost per op on wide, deep and random graphs
+# ------------------------------------------------------------------------------------------
+
+
+def _scope(b: GraphBuilder, label: str | None) -> contextlib.AbstractContextManager:
+    return b.stream_switch(label) if label is not None else contextlib.nullcontext()
+
+
+def wide(n_ops: int, labelled: bool) -> ModuleOp:
+    """One relu fanning out to n_ops - 1 relus; every relu is a result."""
+    b = GraphBuilder("main")
+    a = b.relu(b.input("x", [D, D]))
+    outs = [a]
+    for i in range(n_ops - 1):
+        with _scope(b, f"L{i % N_LABELS}" if labelled and i % 2 else None):
+            outs.append(b.relu(a))
+    return b.build(outs)
+
+
+def deep(n_ops: int, labelled: bool) -> ModuleOp:
+    """A chain of n_ops relu / sigmoid ops; labelled: every other run of 16 ops."""
+    b = GraphBuilder("main")
+    y = b.input("x", [D, D])
+    for i in range(n_ops):
+        run_ = i // 16
+        with _scope(b, f"L{run_ // 2 % N_LABELS}" if labelled and run_ % 2 else None):
+            y = b.relu(y) if i % 2 else b.sigmoid(y)
+    return b.build([y])
+
+
+def random_dag(n_ops: int, labelled: bool, seed: int = 0) -> ModuleOp:
+    """Each op reads one or two earlier values: 80% among the last 8, 20% anywhere."""
+    rnd = random.Random(seed)
+    b = GraphBuilder("main")
+    pool = [b.input("x", [D, D])]
+    label: str | None = None
+
+    def pick() -> Tensor:
+        if rnd.random() < 0.8:
+            return pool[-1 - rnd.randrange(min(8, len(pool)))]
+        return pool[rnd.randrange(len(pool))]
+
+    for _ in range(n_ops):
+        if labelled and rnd.random() < 0.05:  # labels come in runs, as scopes do
+            label = rnd.choice([None, None, *(f"L{k}" for k in range(N_LABELS))])
+        with _scope(b, label):
+            r = rnd.random()
+            if r < 0.5:
+                pool.append(b.add(pick(), pick()))
+            else:
+                pool.append(b.relu(pick()) if r < 0.75 else b.sigmoid(pick()))
+    return b.build([pool[-1]])
+
+
+SHAPES: dict[str, Callable[[int, bool], ModuleOp]] = {
+    "wide": wide, "deep": deep, "random": random_dag}
+
+
+def touch(module: ModuleOp) -> int:
+    """A trivially linear walk (every op's operands, attributes and result uses): the
+    control row, whose growth per op is the machine's (caches on a larger heap), not an
+    algorithm's."""
+    seen = 0
+    for op in module.walk():
+        seen += len(op.operands) + len(op.attributes)
+        for result in op.results:
+            seen += sum(1 for _ in result.uses)
+    return seen
+
+
+def scaling(shapes: list[str], sizes: list[int], modes: list[Mode], repeat: int) -> None:
+    ctx = make_context()
+    print(f"assign-streams, microseconds per compute op (the pass alone on a fresh clone, "
+          f"best of {repeat} to 30 runs), GC off and on; `walk` is the control")
+    header = " ".join(f"{f'{n:,}':>9s}" for n in sizes)
+    print(f"{'shape':8s} {'mode':7s} {'GC':4s} {header}   {sizes[-1]:,} / {sizes[0]:,}",
+          flush=True)
+
+    def best(fn: Callable[[ModuleOp], object], module: ModuleOp, gc_on: bool) -> float:
+        # small sizes run more often (on a shared machine the best of many runs is the
+        # figure least disturbed): at least `repeat` runs and about 2 s
+        first, _ = measure(fn, 1, setup=module.clone)
+        runs = max(repeat, min(30, math.ceil(2.0 / max(first, 1e-6))))
+        return measure(fn, runs, setup=module.clone, gc_enabled=gc_on).seconds
+
+    for shape in shapes:
+        rows: dict[tuple[str, bool], list[float]] = {}
+        for n in sizes:
+            for mode in [*modes, "walk"]:
+                module = SHAPES[shape](n, mode == "labels")
+                n_ops = sum(1 for op in module.walk()
+                            if op.name.startswith("ge.") and op.name != "ge.const")
+                if mode == "walk":
+                    rows.setdefault((mode, False), []).append(
+                        best(touch, module, False) / n_ops * 1e6)
+                    continue
+                run_pass = partial(AssignStreamsPass(mode=cast(Mode, mode)).apply, ctx)
+                for gc_on in (False, True):
+                    rows.setdefault((mode, gc_on), []).append(
+                        best(run_pass, module, gc_on) / n_ops * 1e6)
+                del module
+        for (mode, gc_on), values in rows.items():
+            cells = " ".join(f"{v:9.2f}" if mode == "walk" else f"{v:9.1f}" for v in values)
+            print(f"{shape:8s} {mode:7s} {'on' if gc_on else 'off':4s} {cells}   "
+                  f"{values[-1] / values[0]:.2f}x", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--section", choices=["all", "scaling", "waits"], default="all")
+    parser.add_argument("--scaling-sizes", type=int, nargs="+", default=[1000, 10000, 100000])
+    parser.add_argument("--shapes", nargs="+", default=list(SHAPES), choices=list(SHAPES))
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
-    parser.add_argument("--modes", nargs="+", default=["auto", "labels"],
+    parser.add_argument("--modes", nargs="+", default=["labels", "auto"],
                         choices=["auto", "labels", "single"])
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    for size in args.sizes:
-        for mode in args.modes:
-            run(size, mode, args.repeat)
+    if args.section in ("all", "scaling"):
+        scaling(args.shapes, args.scaling_sizes, args.modes, args.repeat)
+    if args.section in ("all", "waits"):
+        for size in args.sizes:
+            for mode in args.modes:
+                run(size, mode, args.repeat)
 
 
 if __name__ == "__main__":

@@ -17,16 +17,19 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from io import StringIO
 from typing import Any
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import Builtin, ModuleOp
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 
 from ge_dialect import ge
 from ge_dialect.diagnostics import GeError, LocatedParseError, LocatingParser
 from ge_dialect.dialects import make_context
+from ge_dialect.utils.floats import ExactPrinter, ExactSyntaxPrinter
 from ge_dialect.verify import verify_module
 from ge_dialect.weights import ExternalWriter, elide, externalize, has_elided, rebase_external_paths
 
@@ -187,6 +190,37 @@ def compile(
     return module
 
 
+def print_module(
+    module: Operation,
+    generic: bool = False,
+    *,
+    properties_as_attributes: bool = False,
+    debuginfo: bool = False,
+    syntax_highlight: bool = False,
+    ctx: Context | None = None,
+) -> str:
+    """`module` as MLIR text (the custom form, or the generic one), as ge-opt prints it.
+
+    Unlike `str(module)`, every float constant re-parses to the same bits, in `parse`,
+    in xDSL's parser and in upstream MLIR (in both forms; `ge.const`'s custom form is exact
+    on any printer): finite elements are decimals with a ".", and an attribute holding
+    inf or NaN prints as the hex string of its bytes.  The other flags are xDSL's printer
+    options.  Resources (`dense_resource`) print after the module, found through the
+    dialects loaded in `ctx` (builtin's without it).
+    """
+    out = StringIO()
+    printer_class = ExactSyntaxPrinter if syntax_highlight else ExactPrinter
+    printer = printer_class(
+        stream=out,
+        print_generic_format=generic,
+        print_properties_as_attributes=properties_as_attributes,
+        print_debuginfo=debuginfo,
+    )
+    printer.print_op(module)
+    printer.print_metadata(ctx.loaded_dialects if ctx is not None else [Builtin])
+    return out.getvalue()
+
+
 def _passes(pipeline: str | Sequence[ModulePass]) -> tuple[ModulePass, ...]:
     if not isinstance(pipeline, str):
         return tuple(pipeline)
@@ -223,6 +257,7 @@ __all__ = [
     "load",
     "open_external_writer",
     "parse",
+    "print_module",
     "read_text",
     "rebase_external_paths",
     "verify",

@@ -9,6 +9,11 @@ dominance.  This module adds both:
   `file:line:col: error: 'ge.conv2d' op <message>`;
 - `check_dominance` rejects a use that its definition does not dominate.
 
+`LocatingParser` also reads float `dense<[...]>` literals to the exact bits MLIR means: a
+hex integer (`0x7F800000`) is the element's bit pattern, a decimal is its value rounded
+once, to nearest-even (xDSL 0.75 reads a hex integer as a value and rounds decimals
+through a double, and drops NaN payloads).
+
 Every user-facing failure is raised as `GeError`, whose text is the finished diagnostic.
 `GeError` is an xDSL `DiagnosticException` and a parse error is a `LocatedParseError`
 (both an xDSL `ParseError` and a `GeError`), so xDSL's driver loop treats them as its own
@@ -18,22 +23,31 @@ Every user-facing failure is raised as `GeError`, whose text is the finished dia
 from __future__ import annotations
 
 import bisect
+import math
 
+import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
+    AnyDenseElement,
     ArrayAttr,
+    BytesAttr,
     CallSiteLoc,
+    DenseIntOrFPElementsAttr,
     FileLineColLoc,
     FusedLoc,
     IntAttr,
     ModuleOp,
     NameLoc,
+    RankedStructure,
     StringAttr,
 )
 from xdsl.ir import Attribute, AttributeInvT, Block, Operation, SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.utils.lexer import Input, Span
+from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+from ge_dialect.utils.floats import FLOAT_DTYPES, decimal_bits
 
 
 class GeError(DiagnosticException):
@@ -125,6 +139,77 @@ class LocatingParser(Parser):
         if dim > MAX_DIMENSION:
             self.raise_error(f"dimension {dim} is too large (at most 2^63 - 1)", start)
         return dim
+
+    def parse_dense_int_or_fp_elements_attr(
+        self, type: RankedStructure[AnyDenseElement] | None
+    ) -> DenseIntOrFPElementsAttr:
+        """A dense attribute; f16/f32/f64 element lists are read to MLIR's bits.
+
+        In a float `dense<[...]>` a hex integer is the bit pattern (no minus sign, no more
+        bits than the type), a decimal integer or float is the value, rounded once, and
+        `true`/`false` are 1 and 0.  Hex strings, empty literals and other element types
+        are xDSL's.
+        """
+        start = self._current_token.span
+        if self._text_after(start)[:1] in ('"', ">"):  # without lexing a long hex string twice
+            return super().parse_dense_int_or_fp_elements_attr(type)
+        self.parse_punctuation("<", " in dense attribute")
+        if self._current_token.kind in (MLIRTokenKind.GREATER, MLIRTokenKind.STRING_LIT):
+            self._resume_from(start.start)
+            return super().parse_dense_int_or_fp_elements_attr(type)
+        elements, shape = self._parse_tensor_literal()
+        self.parse_punctuation(">", " in dense attribute")
+        literal_type = type
+        if literal_type is None:
+            self.parse_punctuation(":", " in dense attribute")
+            literal_type = self._parse_dense_literal_type()
+        dtypes = FLOAT_DTYPES.get(literal_type.element_type.__class__)
+        if dtypes is None:
+            self._resume_from(start.start)
+            return super().parse_dense_int_or_fp_elements_attr(type)
+        type_shape = list(literal_type.get_shape())
+        if shape and type_shape != shape:
+            self.raise_error(
+                f"Shape mismatch in dense literal. Expected {type_shape} "
+                f"shape from the type, but got {shape} shape."
+            )
+        dtype, bits_dtype = dtypes
+        width = 8 * dtype.itemsize
+        bits = np.zeros(len(elements), dtype=bits_dtype)
+        decimals: list[tuple[int, str]] = []
+        for i, element in enumerate(elements):
+            value = element.value
+            if isinstance(value, tuple):
+                self.raise_error("No conversion from complex to float", element.span)
+            text = element.span.text
+            if isinstance(value, bool):
+                decimals.append((i, "1.0" if value else "0.0"))
+            elif isinstance(value, int) and "0x" in text:
+                if text.startswith("-"):
+                    self.raise_error(
+                        "hexadecimal float literal should not have a leading minus",
+                        element.span,
+                    )
+                if value.bit_length() > width:
+                    self.raise_error(
+                        "hexadecimal float constant out of range for type", element.span
+                    )
+                bits[i] = value
+            else:  # the number, after a minus sign (space or comments may separate them)
+                decimals.append((i, "-" + text[1:].split()[-1] if text.startswith("-") else text))
+        if decimals:
+            where, texts = zip(*decimals, strict=True)
+            bits[list(where)] = decimal_bits(texts, dtype, bits_dtype)
+        if not shape:  # a splat: its one element everywhere
+            bits = np.repeat(bits, math.prod(type_shape))
+        return DenseIntOrFPElementsAttr(literal_type, BytesAttr(bits.tobytes()))
+
+    def _text_after(self, span: Span) -> str:
+        """A few characters of the input after `span`, from its next non-blank one."""
+        content = self.lexer.input.content
+        chunk = content[span.end : span.end + 64]
+        text = chunk.decode(errors="replace") if isinstance(chunk, bytes) else chunk
+        return text.lstrip()
 
     def resolve_operand(
         self, operand: UnresolvedOperand, type: AttributeInvT

@@ -5,10 +5,12 @@ Modes (`mode=labels|auto|single`, default labels, like GE's classic allocator):
 - `labels`: ops with the same `stream.label` share a stream; unlabelled ops run on stream 0;
   unlabelled collectives on the comm stream.
 - `auto`: independent branches run on different streams, chains stay on one.  Chains come
-  from a maximum matching on the transitive reduction's edges; Nimble's second matching on
-  the closure of the chain graph joins chains that run one after another (a minimum chain
-  cover, looking at the first `CLOSURE_FANOUT` chains each chain reaches); the streams are
-  then merged greedily, lightest first (work from the cost module), down to `max-streams`
+  from a maximum matching on the transitive reduction's edges (exact on functions of up to
+  1025 compute ops; on larger ones reachability is known exactly among ops up to
+  `REACH_WINDOW` apart); Nimble's second matching on the closure of the chain graph joins
+  chains that run one after another (a minimum chain cover, looking at the first
+  `CLOSURE_FANOUT` chains each chain reaches); the streams are then merged greedily,
+  lightest first (work from the cost module, with a heap), down to `max-streams`
   automatic streams (stream 0 included).  A label with `inner_parallel = true` is spread
   the same way over at most `max-streams` sub-streams of its own; with false its ops share
   one stream.
@@ -33,13 +35,19 @@ cycle would be a bug of the pass: `InternalError`).  With `report=true` the pass
 GE-style allocation summary per function (a `StreamReport`) with `transforms.reports.record`;
 ge-opt prints it on stderr.
 
-The graph algorithms (reachability, matchings, chain cover, merging, acyclicity) work on
-plain integers and live in `ge_dialect.utils.graphs`; this module maps IR to them and back.
+The graph algorithms (transitive reduction, matchings, chain cover, merging, acyclicity)
+work on plain integers and live in `ge_dialect.utils.graphs`; this module maps IR to them
+and back.  Every step is linear in ops plus dependencies (times the number of streams for
+the vector clocks, and the number of labels spread by `inner_parallel` for the chain
+cover): no full transitive closure, no pairwise test among the producers of a join, no
+re-sorting of streams per merge (`bench/streams.py` prints the cost per op from 1k to 100k
+ops).
 """
 
 from __future__ import annotations
 
 import bisect
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -56,7 +64,7 @@ from ge_dialect.utils.graphs import (
     chain_cover,
     is_acyclic,
     merge_lightest,
-    reachability,
+    transitive_reduction,
 )
 from transforms.options import check_literal_options
 from transforms.reports import record
@@ -137,6 +145,12 @@ CLOSURE_FANOUT = 64
 """The second matching looks at most at the first 64 chains (in block order) that a chain
 reaches: this bounds its work on wide graphs, where the streams are merged anyway."""
 
+REACH_WINDOW = 1024
+"""The transitive reduction knows reachability exactly among ops at most 1024 apart in
+block order (`graphs.transitive_reduction`): exact on any function of up to 1025 compute
+ops, linear in time and memory on larger ones, where a longer edge may be kept although a
+path implies it (its chain is still a chain; there may be one more than the minimum)."""
+
 
 @dataclass
 class _Stream:
@@ -183,15 +197,18 @@ def _assign(graph: _Graph, mode: Mode, max_streams: int) -> list[tuple]:
         elif mode == "auto":
             groups.setdefault(("auto",), []).append(u)
     if groups:
-        reach = reachability(graph.succs)
-        weight = [_weight(op) for op in graph.ops]
+        reduced = transitive_reduction(graph.succs, REACH_WINDOW)
+        weight: list[int] = []  # the cost module's figures, read only if chains are merged
         for group_key, members in groups.items():
-            chains = chain_cover(graph.succs, reach, members, CLOSURE_FANOUT)
+            chains = chain_cover(graph.succs, reduced, members, CLOSURE_FANOUT)
+            if len(chains) > max_streams and not weight:
+                weight = [_weight(op) for op in graph.ops]
             streams = merge_lightest(chains, max_streams, weight)
             streams.sort(key=lambda s: s[0])
             for k, ops in enumerate(streams):
+                key = (*group_key, k)
                 for u in ops:
-                    keys[u] = (*group_key, k)
+                    keys[u] = key
     return keys
 
 
@@ -202,35 +219,53 @@ def _weight(op: Operation) -> int:
 
 
 def _remove_ineffective_multi_stream(graph: _Graph, keys: list[tuple]) -> None:
-    """GE's OptimizeIneffectiveMultiStreamPass on unlabelled ops (collectives included)."""
+    """GE's OptimizeIneffectiveMultiStreamPass on unlabelled ops (collectives included).
+
+    Ops are visited in block order, so when op u is visited the ops before it have their
+    final stream and those after it their first one: "is anything on the target stream
+    between u's last producer and its first user" is the last op visited on that stream,
+    or the next op of its first members after u (a bisection), O(log n) per op.
+    """
     members: dict[tuple, list[int]] = {}
     for u, key in enumerate(keys):
         members.setdefault(key, []).append(u)
+    last_visited: dict[tuple, int] = {}  # stream -> its last op before the current one
     main = ("auto", 0)
     exit_preds = set(graph.exit_preds)
     for u, op in enumerate(graph.ops):
-        if _label(op) is not None:
-            continue
-        users = graph.succs[u] + ([len(graph.ops)] if u in exit_preds else [])
-        neighbours = {main if p == ENTRY else keys[p] for p in graph.preds[u]}
-        neighbours |= {main if v == len(graph.ops) else keys[v] for v in users}
-        if len(neighbours) != 1 or not graph.preds[u] or not users:
-            continue  # it needs producers and users, all on one stream
-        (target,) = neighbours
-        if target == keys[u] or target[0] == "label":
-            continue
-        if target[0] == "comm" and not isinstance(op, _COLLECTIVES):
-            continue  # the comm stream runs collectives only
-        last_pred = max((p for p in graph.preds[u] if p != ENTRY), default=-1)
-        first_user = min(users, default=len(graph.ops))
-        on_target = members.setdefault(target, [])
-        between = bisect.bisect_right(on_target, last_pred)
-        if between < len(on_target) and on_target[between] < first_user:
-            continue  # something runs on the target stream between them: keep the parallelism
-        own = members[keys[u]]
-        del own[bisect.bisect_left(own, u)]
-        bisect.insort(on_target, u)
-        keys[u] = target
+        target = _ineffective_target(graph, keys, u, op, main, exit_preds)
+        if target is not None:
+            last_pred = max((p for p in graph.preds[u] if p != ENTRY), default=-1)
+            first_user = min(graph.succs[u], default=len(graph.ops))
+            later = members.get(target, [])
+            after = bisect.bisect_right(later, u)
+            # something runs on the target stream between them: keep the parallelism
+            if last_visited.get(target, -1) <= last_pred and (
+                after == len(later) or later[after] >= first_user
+            ):
+                keys[u] = target
+        last_visited[keys[u]] = u
+
+
+def _ineffective_target(
+    graph: _Graph, keys: list[tuple], u: int, op: Operation, main: tuple, exit_preds: set[int]
+) -> tuple | None:
+    """The one stream all producers and users of the unlabelled op `u` sit on, if `u` may
+    move there (not its own stream, not a label stream, the comm stream for a collective
+    only), else None."""
+    if _label(op) is not None:
+        return None
+    users = graph.succs[u] + ([len(graph.ops)] if u in exit_preds else [])
+    neighbours = {main if p == ENTRY else keys[p] for p in graph.preds[u]}
+    neighbours |= {main if v == len(graph.ops) else keys[v] for v in users}
+    if len(neighbours) != 1 or not graph.preds[u] or not users:
+        return None  # it needs producers and users, all on one stream
+    (target,) = neighbours
+    if target == keys[u] or target[0] == "label":
+        return None
+    if target[0] == "comm" and not isinstance(op, _COLLECTIVES):
+        return None  # the comm stream runs collectives only
+    return target
 
 
 def _number_streams(graph: _Graph, keys: list[tuple]) -> tuple[list[int], list[_Stream]]:
@@ -302,11 +337,7 @@ def _choose_waits(graph: _Graph, ids: list[int], nstreams: int) -> _Events:
         cross = [u for u in dict.fromkeys(deps) if where(u)[0] != s]
         result.dependencies += len(cross)
         needed = [u for u in cross if base[where(u)[0]] < where(u)[1]]
-        kept = [
-            u
-            for u in needed
-            if not any(w != u and where(w)[2][where(u)[0]] >= where(u)[1] for w in needed)
-        ]
+        kept = _not_implied(needed, where) if len(needed) > 1 else needed
         result.dropped += len(cross) - len(kept)
         if kept:
             result.waits[v] = kept
@@ -328,6 +359,31 @@ def _choose_waits(graph: _Graph, ids: list[int], nstreams: int) -> _Events:
     return result
 
 
+def _not_implied(
+    needed: list[int], where: Callable[[int], tuple[int, int, list[int]]]
+) -> list[int]:
+    """The producers u of `needed` (in order) that no other one implies: no w != u has
+    clock[w][stream(u)] >= position(u).  The two largest clocks per stream answer for every
+    u at once: O(len(needed) * streams), not O(len(needed)^2) (a join of many branches)."""
+    best: dict[int, tuple[int, int, int]] = {}  # stream -> (largest, its owner, second)
+    for t in dict.fromkeys(where(u)[0] for u in needed):
+        first, owner, second = -2, ENTRY - 1, -2
+        for w in needed:
+            c = where(w)[2][t]
+            if c > first:
+                first, owner, second = c, w, first
+            elif c > second:
+                second = c
+        best[t] = (first, owner, second)
+    kept = []
+    for u in needed:
+        t, pos, _ = where(u)
+        first, owner, second = best[t]
+        if (second if owner == u else first) < pos:
+            kept.append(u)
+    return kept
+
+
 # ----------------------------------------------------------------------------------------
 # Rewriting
 # ----------------------------------------------------------------------------------------
@@ -338,15 +394,17 @@ def _rewrite(block: Block, graph: _Graph, ids: list[int], events: _Events) -> No
     waits, constants on their label's stream or their first user's; wait_tensors go."""
     ret = block.last_op
     assert isinstance(ret, func.ReturnOp)
+    # one attribute per stream, shared by its ops (attributes are immutable values)
+    id_attrs = [stream.StreamIdAttr(k) for k in range(max(ids, default=0) + 1)]
     for u, op in enumerate(graph.ops):
-        op.attributes[stream.ID] = stream.StreamIdAttr(ids[u])
+        op.attributes[stream.ID] = id_attrs[ids[u]]
     records: dict[int, stream.RecordOp] = {}
 
     def record_of(u: int) -> stream.RecordOp:
         if u not in records:
             if u == ENTRY:
                 rec = stream.RecordOp(list(block.args))
-                rec.attributes[stream.ID] = stream.StreamIdAttr(0)
+                rec.attributes[stream.ID] = id_attrs[0]
                 parent = block.parent_op()
                 if parent is not None:
                     rec.location = parent.location
@@ -354,7 +412,7 @@ def _rewrite(block: Block, graph: _Graph, ids: list[int], events: _Events) -> No
             else:
                 producer = graph.ops[u]
                 rec = stream.RecordOp(list(producer.results))
-                rec.attributes[stream.ID] = stream.StreamIdAttr(ids[u])
+                rec.attributes[stream.ID] = id_attrs[ids[u]]
                 rec.location = producer.location
                 Rewriter.insert_op(rec, InsertPoint.after(producer))
             records[u] = rec
@@ -365,7 +423,7 @@ def _rewrite(block: Block, graph: _Graph, ids: list[int], events: _Events) -> No
         sid = 0 if v == len(graph.ops) else ids[v]
         for u in sorted(events.waits[v]):
             wait = stream.WaitOp(record_of(u).event)
-            wait.attributes[stream.ID] = stream.StreamIdAttr(sid)
+            wait.attributes[stream.ID] = id_attrs[sid]
             wait.location = consumer.location
             Rewriter.insert_op(wait, InsertPoint.before(consumer))
     for op in list(block.ops):
@@ -377,7 +435,7 @@ def _rewrite(block: Block, graph: _Graph, ids: list[int], events: _Events) -> No
     for u, op in enumerate(graph.ops):
         label = op.attributes.get(stream.LABEL)
         if isinstance(label, stream.LabelAttr):
-            label_streams.setdefault(label.label.data, stream.StreamIdAttr(ids[u]))
+            label_streams.setdefault(label.label.data, id_attrs[ids[u]])
     for op in block.ops:
         if isinstance(op, ge.ConstOp):
             label = op.attributes.get(stream.LABEL)
@@ -386,9 +444,7 @@ def _rewrite(block: Block, graph: _Graph, ids: list[int], events: _Events) -> No
                 continue
             users = sorted((use.operation for use in op.output.uses), key=lambda o: order.get(o, 0))
             ids_of_users = [u.attributes.get(stream.ID) for u in users]
-            op.attributes[stream.ID] = next(
-                (i for i in ids_of_users if i is not None), stream.StreamIdAttr(0)
-            )
+            op.attributes[stream.ID] = next((i for i in ids_of_users if i is not None), id_attrs[0])
 
 
 class InternalError(Exception):
@@ -445,8 +501,8 @@ class StreamReport:
 
         [assign-streams] @main: mode labels, 3 stream(s)
           logic_stream_id: 0, kind: main, user_stream_label: , priority: 0, ops: 2
-          logic_stream_id: 1, kind: label, user_stream_label: 1, priority: 3, ops: 1
-          logic_stream_id: 2, kind: label, user_stream_label: 2, priority: 3, ops: 1
+          logic_stream_id: 1, kind: label, user_stream_label: 1, priority: 0, ops: 1
+          logic_stream_id: 2, kind: label, user_stream_label: 2, priority: 0, ops: 1
           events: 3 kept, 4 dropped of 7 cross-stream dependencies
     """
 

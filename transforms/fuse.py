@@ -5,13 +5,16 @@ Each pattern absorbs one op into a `ge.fused_conv2d`, `act(conv(x, W) + b + resi
 - `FoldBatchNorm`: batch_norm(conv) -> conv with `W' = W*s`, `b' = (b - mean)*s + beta`,
   `s = gamma / sqrt(var + eps)` per output channel (grouped and depthwise alike);
 - `FoldScale`: mul(conv, per-channel constant s) -> `W' = W*s`, `b' = b*s`;
-- `FoldShift`: add(conv, per-channel constant t) -> `b' = b + t`;
+- `FoldShift`: add(conv, per-channel constant t) -> `b' = b + t`; sub(conv, t) ->
+  `b' = b - t`; sub(t, conv) -> `W' = -W`, `b' = t - b` (as `t - (conv(x, W) + b)` is
+  `conv(x, -W) + (t - b)`; not after a residual fusion, whose residual would change sign);
 - `FuseResidual`: add(conv, r) with r of the same type -> conv with residual r (when both
   operands are fusable convs, the later one absorbs the add);
 - `FuseActivation`: relu, relu6, clip(0, 6), leaky_relu, sigmoid of a conv.
 
 The conv may be either operand of `ge.add` and `ge.mul`: they are `Commutative`, and
-`operand_orders` tries both orders of a commutative op (only the written one otherwise).
+`operand_orders` tries both orders of a commutative op (only the written one otherwise);
+`ge.sub` is not, and `FoldShift` handles each of its operand orders with its own sign.
 
 A pattern fires only when the conv's result has no other user (nor is a function result)
 and the matched ops carry the same stream label, which the fused op keeps; a
@@ -236,28 +239,43 @@ class FoldScale(RewritePattern):
 
 
 class FoldShift(RewritePattern):
-    """Folds an addition of a per-channel constant into the conv's bias.
+    """Folds an addition or a subtraction of a per-channel constant into the conv.
 
       %c = ge.conv2d %x, %w : ...
       %y = ge.add %c, %t : (tensor<1x8x4x4xf32>, tensor<1x8x1x1xf32>) -> ...
     ->
       %y = ge.fused_conv2d %x, %w bias %b2 : ...       (b' = b + t)
+
+    `ge.sub %c, %t` gives `b' = b - t`; `ge.sub %t, %c` gives `W' = -W`, `b' = t - b`
+    (negating is exact, and the bias is computed in float64 and rounded once), but not when
+    the conv already has a residual: `t - (conv + b + r)` would need `-r`.
     """
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ge.AddOp, rewriter: PatternRewriter) -> None:
-        for conv_value, other in operand_orders(op):
+    def match_and_rewrite(self, op: ge.AddOp | ge.SubOp, rewriter: PatternRewriter) -> None:
+        # (conv operand, constant operand, sign of the conv, sign of the constant)
+        cases: tuple[tuple[SSAValue, SSAValue, int, int], ...]
+        if isinstance(op, ge.AddOp):
+            cases = tuple((conv_value, other, 1, 1) for conv_value, other in operand_orders(op))
+        else:
+            cases = ((op.lhs, op.rhs, 1, -1), (op.rhs, op.lhs, -1, 1))
+        for conv_value, other, conv_sign, shift_sign in cases:
             if conv_value.type != op.output.type:
                 continue
             t = _per_channel(logical_constant(other), op.output.type)
-            parts = _absorbable(conv_value, op) if t is not None else None
+            parts = (
+                _absorbable(conv_value, op, allow_residual=conv_sign == 1)
+                if t is not None
+                else None
+            )
             weights = None if parts is None else parts.weights()
             if t is None or parts is None or weights is None:
                 continue
-            bias = weights[1]
+            weight, bias = weights
             with np.errstate(all="ignore"):
-                new_bias = t if bias is None else bias + t
-            _rebuild(parts, op, rewriter, bias=new_bias)
+                new_bias = shift_sign * t if bias is None else conv_sign * bias + shift_sign * t
+            new_weight = None if conv_sign == 1 else -weight
+            _rebuild(parts, op, rewriter, weight=new_weight, bias=new_bias)
             return
 
 

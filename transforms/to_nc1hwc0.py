@@ -1,24 +1,65 @@
 """--to-nc1hwc0: run convolutions in NC1HWC0 with FRACTAL_Z weights, and place TransData.
 
-Which ops run in NC1HWC0:
+**Sources.** `ge.conv2d` and `ge.fused_conv2d` always run in NC1HWC0: input, residual and
+result NC1HWC0, the weight FRACTAL_Z (grouped for grouped and depthwise convs).
 
-- sources: `ge.conv2d` and `ge.fused_conv2d` (input, residual and result NC1HWC0; the
-  weight FRACTAL_Z, grouped for grouped and depthwise convs);
-- propagation: activations (relu, relu6, leaky_relu, sigmoid, silu, clip), identity,
-  batch_norm, pooling, concat and elementwise add/sub/mul join a neighbour that runs in
-  NC1HWC0 — forward from a producer, or backward when every user of their result does.
-  Elementwise ops qualify when their operands have the result's logical shape or broadcast
-  only over N, H, W (`[N, C, 1, 1]`); a broadcast over C is layout-safe only for `mul`.
-  A channel concat qualifies when all its inputs but the last are C0-aligned (a concat on
-  N, H or W always does). A standalone op at a graph edge keeps its layout.
+**What an op computes on its stored arrays.**  A kernel of the device works on the stored
+(physical) arrays: an NC1HWC0 value of logical shape [N, C, H, W] is stored as
+[N, C1, H, W, C0] with zero padding lanes, an ND operand as itself, and broadcasting is
+numpy's on the stored shapes.  An op may run in NC1HWC0 only where that equals the logical
+result (its logical lanes; padding lanes stay zero):
 
-Then every operand gets the layout its op needs (a lower-rank per-channel constant of an
-elementwise op becomes a `[1, C, 1, 1]` one): constants are converted at compile time
-(physical storage, zero padding; no trans_data ever runs on a constant), other values get
-one `ge.trans_data` right after their definition, shared by all users that need it.
-Function arguments and results keep their declared layout (`boundary=keep`), or take
-NC1HWC0 (`boundary=nc1hwc0`; a function called inside the module keeps its signature).
-Finally inverse trans_data pairs cancel, sibling conversions merge, and the constants and
+- relu, relu6, leaky_relu, clip, sigmoid, silu, identity: f on every lane, padding lanes
+  written 0 (f(0) != 0 for sigmoid and for a clip whose range excludes 0).  Always the
+  logical result: lane by lane.
+- batch_norm: `x * s + t`, s and t per channel stored as [1, C1, 1, 1, C0] (zero padded).
+  Always.
+- max_pool, avg_pool, global_avg_pool: the window over the H and W axes of [N, C1, H, W, C0],
+  per lane.  Always (padding lanes pool zeros).
+- add, sub, mul: numpy broadcasting of the stored operands.  The logical result when every
+  operand is NC1HWC0 with the result's C (logical [N or 1, C, H or 1, W or 1]), or, for mul
+  only, an ND operand of rank < 4 whose dims are all 1 (a scalar: 0 * s keeps the padding
+  lanes zero).
+- concat: concatenation along the stored axis (C: the C1 axis).  The logical result on N, H
+  or W; on C only when every input but the last is C0-aligned.
+- conv2d, fused_conv2d (the sources): im2col and matmul with the FRACTAL_Z weight, whose
+  padding channels are zero.
+
+Any other op keeps its layout.  In particular a *computed* operand that broadcasts over C
+([N, 1, H, W], [1, 1, 1, 1]) holds its data in lane 0 of each C0 block once stored as
+NC1HWC0, so an elementwise kernel on the stored arrays would zero (mul) or leave unchanged
+(add) 15 of every 16 channels, and a rank < 4 operand such as [W] lines up with the C0 axis
+instead of W: such an op stays ND.  A *constant* operand of another shape is made legal at
+compile time instead: it becomes an NC1HWC0 constant of logical shape [n, C, h, w] (its shape
+left-padded to rank 4, replicated across C when it broadcasts over C), whose stored array
+broadcasts lane by lane.  That copy costs no run-time bytes, where keeping the op ND costs
+conversions, and it is never larger than the op's result.  (A scalar constant of `mul` stays
+as it is.)
+
+**Placement: a minimum cut.**  Every other op that may run in NC1HWC0 (above) gets one of two
+labels, NC1HWC0 or its original layout; convs are fixed to NC1HWC0, all other ops and the
+function results to their original layout, function arguments to theirs unless
+`boundary=nc1hwc0` (then they are free too; results then take the layout of the value).  A
+value costs one conversion when its producer and its readers do not all agree, shared by
+all its readers in the other layout: a hyperedge cut.  Its weight is the bytes the
+conversion moves (physical bytes read + written; a constant is converted at compile time and
+costs 0); a user's own trans_data between a value's layout and NC1HWC0 counts as a reader or
+producer in NC1HWC0, since the pass's conversion would cancel against it.  The labelling
+minimises, in this order, the bytes converted, the number of conversions, and the arguments
+whose layout changes plus the constants replicated across C; among equal ones the most ops run
+in NC1HWC0; an op joined to no conv keeps its layout.  It is exact:
+`ge_dialect.utils.hypercut.min_hypercut`, Lawler's construction (each value two auxiliary nodes
+joined by its weight) solved by scipy's `maximum_flow`.  A function without a conv is left
+alone.
+
+**Rewrite.** Every operand gets the layout its op needs: constants are converted at compile
+time (physical storage, zero padding; no trans_data ever runs on a constant), other values
+get one `ge.trans_data` right after their definition, shared by all users that need it (a
+value read as a FRACTAL_Z weight is converted from its original layout).  Function
+arguments and results keep their declared layout (`boundary=keep`), or take the layout the
+cut gives them (`boundary=nc1hwc0`; a function called inside the module keeps its
+signature).  Inverse trans_data pairs cancel (those already in the input first, so that the
+cut sees the graph without them), sibling conversions merge, and the constants and
 conversions left unused are erased.
 
 Options: `boundary=keep|nc1hwc0`, `fp32-c0=16|8` (with 8 every fp32 NC1HWC0/FRACTAL_Z value
@@ -27,9 +68,11 @@ the pass creates has C0 = 8).  An assigned module is refused.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Literal
 
+import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import builtin, func
 from xdsl.dialects.builtin import FunctionType, TensorType
@@ -45,6 +88,8 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ge_dialect import ge
+from ge_dialect.utils.dtypes import itemsize
+from ge_dialect.utils.hypercut import SINK, SOURCE, min_hypercut
 from transforms.common import constant_of, refuse_assigned
 from transforms.options import check_literal_options
 
@@ -58,10 +103,29 @@ _SOURCES = (ge.Conv2DOp, ge.FusedConv2DOp)
 _UNARY = (ge.ReluOp, ge.Relu6Op, ge.LeakyReluOp, ge.SigmoidOp, ge.SiluOp, ge.ClipOp, ge.IdentityOp)
 _BINARY = (ge.AddOp, ge.SubOp, ge.MulOp)
 _POOLS = (ge.MaxPoolOp, ge.AvgPoolOp, ge.GlobalAvgPoolOp)
+_STORABLE = (ge.Format.NCHW, ge.Format.NHWC, ge.Format.NC1HWC0)
+
+Shape = tuple[int, ...]
 
 
 def _is_rank4(value: SSAValue) -> bool:
     return isinstance(value.type, TensorType) and value.type.get_num_dims() == 4
+
+
+def _shape(value: SSAValue) -> Shape:
+    t = value.type
+    assert isinstance(t, TensorType)
+    return tuple(t.get_shape())
+
+
+def _storable(value: SSAValue) -> bool:
+    """A rank-4 activation that may be stored as NC1HWC0 (NCHW, NHWC or NC1HWC0 now)."""
+    return _is_rank4(value) and ge.tensor_format(value.type) in _STORABLE
+
+
+def _is_constant(value: SSAValue) -> bool:
+    """Defined by a `ge.const` (readable or elided): converted at compile time."""
+    return isinstance(value.owner, ge.ConstOp)
 
 
 class CancelInverseTransData(RewritePattern):
@@ -104,6 +168,17 @@ class MergeSiblingTransData(RewritePattern):
                 return
 
 
+def _simplify_conversions(module: builtin.ModuleOp) -> None:
+    """Cancels inverse trans_data pairs, merges siblings, erases what is left unused."""
+    patterns = GreedyRewritePatternApplier(
+        [CancelInverseTransData(), MergeSiblingTransData()], dce_enabled=False
+    )
+    PatternRewriteWalker(patterns).rewrite_module(module)
+    for fn in module.walk():
+        if isinstance(fn, func.FuncOp) and fn.body.blocks:
+            _erase_dead_conversions(fn.body.block)
+
+
 def _erase_dead_conversions(block: Block) -> None:
     """Erases the constants and trans_data the rewrite left unused (nothing else)."""
     for op in reversed(list(block.ops)):
@@ -113,11 +188,15 @@ def _erase_dead_conversions(block: Block) -> None:
 
 @dataclass
 class _Layout:
-    """What the pass decided: the ops running in NC1HWC0 and the C0 of fp32 values."""
+    """What the pass decided: the ops running in NC1HWC0 with the logical shape of each operand
+    they read in NC1HWC0, the arguments passed in NC1HWC0, and the C0 of fp32 values."""
 
     fp32_c0: int
-    nc1hwc0: set[Operation]
+    nc1hwc0: set[Operation] = field(default_factory=set)
+    arguments: set[SSAValue] = field(default_factory=set)
+    operands: dict[Operation, dict[int, Shape]] = field(default_factory=dict)
     _types: dict[Attribute, TensorType] = field(default_factory=dict)
+    _bytes: dict[Attribute, int] = field(default_factory=dict)
 
     def c0(self, t: TensorType) -> int:
         """The C0 to write into `t`'s encoding (0: the dtype's default)."""
@@ -133,101 +212,144 @@ class _Layout:
         assert isinstance(t, TensorType)
         return ge.with_format(t, ge.Format.FRACTAL_Z, self.c0(t), groups)
 
+    def conversion_bytes(self, value: SSAValue) -> int:
+        """The bytes converting `value` between its type and NC1HWC0 moves (read + written),
+        0 when it needs no run-time conversion (a constant, or already that type)."""
+        t = value.type
+        if _is_constant(value) or not _storable(value):
+            return 0
+        if t not in self._bytes:
+            assert isinstance(t, TensorType)
+            t5 = self.nc1hwc0_type(t)
+            elements = math.prod(ge.physical_shape(t)) + math.prod(ge.physical_shape(t5))
+            self._bytes[t] = 0 if t5 == t else elements * itemsize(t.element_type)
+        return self._bytes[t]
 
-def _broadcast_ok(op: Operation) -> bool:
-    """Elementwise operands either match the result's logical shape or broadcast over N, H, W
-    only; a broadcast over C is layout-safe for mul alone."""
-    out = op.results[0].type
-    assert isinstance(out, TensorType)
-    channels = out.get_shape()[1]
-    for operand in op.operands:
-        t = operand.type
-        assert isinstance(t, TensorType)
-        if t.get_num_dims() == 4 and t.get_shape()[1] == channels:
-            continue
-        if _channel_constant(op, operand):
-            continue
-        if not isinstance(op, ge.MulOp):
-            return False
-    return True
+    def enters(self, op: Operation) -> bool:
+        """A trans_data from its input's layout to the NC1HWC0 type the pass would give it."""
+        return isinstance(op, ge.TransDataOp) and (
+            op.input.type != op.output.type
+            and _storable(op.input)
+            and self.nc1hwc0_type(op.input.type) == op.output.type
+        )
 
-
-def _can_propagate(op: Operation, layout: _Layout) -> bool:
-    """Whether `op` may run in NC1HWC0 (given a neighbour that does)."""
-    if not op.results or not _is_rank4(op.results[0]):
-        return False
-    if isinstance(op, _UNARY + _POOLS + (ge.BatchNormOp,)):
-        return True
-    if isinstance(op, _BINARY):
-        return _broadcast_ok(op)
-    if isinstance(op, ge.ConcatOp):
-        if op.axis.value.data != 1:
-            return True
-        for value in op.inputs[:-1]:
-            t = layout.nc1hwc0_type(value.type)
-            if t.get_shape()[1] % ge.tensor_c0(t):
-                return False
-        return True
-    return False
+    def leaves(self, op: Operation) -> bool:
+        """A trans_data from the NC1HWC0 type the pass gives its result to that result's type."""
+        return isinstance(op, ge.TransDataOp) and (
+            op.input.type != op.output.type
+            and _storable(op.output)
+            and self.nc1hwc0_type(op.output.type) == op.input.type
+        )
 
 
-def _layout_indices(op: Operation) -> list[int]:
-    """The operand slots of an NC1HWC0 op that take NC1HWC0 (weights and BN params do not;
-    a per-channel constant of lower rank does, reshaped to [1, C, 1, 1])."""
+def _binary_operands(op: ge.AddOp | ge.SubOp | ge.MulOp) -> dict[int, Shape] | None:
+    """The operands an elementwise op reads in NC1HWC0, with their logical shapes there, or
+    None when its stored arrays would not broadcast to the logical result (module docstring)."""
+    n, c, h, w = _shape(op.output)
+    operands: dict[int, Shape] = {}
+    for i, value in enumerate(op.operands):
+        shape = _shape(value)
+        padded = (1,) * (4 - len(shape)) + shape
+        scalar = len(shape) < 4 and all(d == 1 for d in shape)
+        if _storable(value) and padded[1] == c:
+            operands[i] = padded  # stored [n, C1, h, w, C0]: broadcasts lane by lane
+        elif scalar and isinstance(op, ge.MulOp):
+            continue  # an ND scalar: broadcasts, and 0 * s keeps the padding lanes zero
+        elif _is_constant(value):
+            operands[i] = (padded[0], c, padded[2], padded[3])  # reshaped (and replicated)
+        else:
+            return None  # a computed C broadcast ([N, 1, H, W]) or a rank < 4 operand
+    return operands
+
+
+def _nc1hwc0_operands(op: Operation, layout: _Layout) -> dict[int, Shape] | None:
+    """The operands `op` reads in NC1HWC0 when it runs there (each with its logical shape
+    there), or None when it cannot run in NC1HWC0 (the table of the module docstring)."""
     if isinstance(op, _SOURCES):
-        residual = isinstance(op, ge.FusedConv2DOp) and op.residual is not None
-        return [0] + ([len(op.operands) - 1] if residual else [])
-    if isinstance(op, ge.BatchNormOp):
-        return [0]
-    return [i for i, v in enumerate(op.operands) if _is_rank4(v) or _channel_constant(op, v)]
+        operands = {0: _shape(op.input)}
+        if isinstance(op, ge.FusedConv2DOp) and op.residual is not None:
+            operands[len(op.operands) - 1] = _shape(op.residual)
+        return operands
+    if not op.results or not _is_rank4(op.results[0]):
+        return None
+    if isinstance(op, _UNARY + _POOLS + (ge.BatchNormOp,)):
+        return {0: _shape(op.operands[0])} if _storable(op.operands[0]) else None
+    if isinstance(op, _BINARY):
+        return _binary_operands(op)
+    if isinstance(op, ge.ConcatOp):
+        if not all(_storable(v) or _is_constant(v) for v in op.inputs):
+            return None
+        if op.axis.value.data == 1:
+            for value in op.inputs[:-1]:
+                t = layout.nc1hwc0_type(value.type)
+                if t.get_shape()[1] % ge.tensor_c0(t):
+                    return None
+        return {i: _shape(v) for i, v in enumerate(op.inputs)}
+    return None
 
 
-def _layout_operands(op: Operation) -> list[SSAValue]:
-    """The operands of `op` in the slots `_layout_indices` names."""
-    return [op.operands[i] for i in _layout_indices(op)]
-
-
-def _channel_constant(op: Operation, value: SSAValue) -> bool:
-    """A lower-rank constant operand of an elementwise op that varies along C only."""
-    t = value.type
-    out = op.results[0].type if op.results else None
-    if not isinstance(op, _BINARY) or constant_of(value) is None or not isinstance(out, TensorType):
-        return False
-    assert isinstance(t, TensorType)
-    shape = (1,) * (4 - t.get_num_dims()) + tuple(t.get_shape())
-    if out.get_num_dims() != 4:
-        return False
-    channels = out.get_shape()[1]
-    return shape == (1, channels, 1, 1) and channels > 1
-
-
-def _decide_layout(block: Block, fp32_c0: int) -> _Layout:
-    """The ops of `block` that run in NC1HWC0: the convs, then their neighbours, forward
-    from producers and backward from users, as long as it is layout-safe."""
-    layout = _Layout(fp32_c0, set())
+def _decide_layout(fn: func.FuncOp, fp32_c0: int, boundary: Boundary) -> _Layout:
+    """The layout of each op of `fn`'s body: a minimum hyperedge cut (module docstring)."""
+    layout = _Layout(fp32_c0)
+    block = fn.body.block
     ops = list(block.ops)
-    for op in ops:  # forward: from convs to the ops they feed
-        if isinstance(op, _SOURCES) or (
-            _can_propagate(op, layout)
-            and any(
-                isinstance(v.owner, Operation) and v.owner in layout.nc1hwc0
-                for v in _layout_operands(op)
-            )
-        ):
-            layout.nc1hwc0.add(op)
-    changed = True
-    while changed:  # backward: ops whose users all run in NC1HWC0 join them
-        changed = False
-        for op in reversed(ops):
-            if op in layout.nc1hwc0 or not _can_propagate(op, layout):
-                continue
-            uses = [use for result in op.results for use in result.uses]
-            if uses and all(
-                use.operation in layout.nc1hwc0 and use.index in _layout_indices(use.operation)
-                for use in uses
-            ):
-                layout.nc1hwc0.add(op)
-                changed = True
+    if not any(isinstance(op, _SOURCES) for op in ops):
+        return layout
+    nodes: dict[SSAValue | Operation, int] = {}  # the free nodes of the cut
+    prefer_sink: list[int] = []
+    if boundary == "nc1hwc0":
+        for arg in block.args:
+            if layout.conversion_bytes(arg):
+                prefer_sink.append(nodes.setdefault(arg, len(nodes)))
+    for op in ops:
+        if isinstance(op, ge.ConstOp):
+            continue
+        operands = _nc1hwc0_operands(op, layout)
+        if operands is not None:
+            layout.operands[op] = operands
+            if not isinstance(op, _SOURCES):
+                nodes[op] = len(nodes)
+                if any(
+                    math.prod(shape) > math.prod(_shape(op.operands[i]))
+                    for i, shape in operands.items()
+                    if _is_constant(op.operands[i])
+                ):
+                    prefer_sink.append(nodes[op])  # it would replicate a constant across C
+
+    def producer(value: SSAValue) -> int:
+        owner = value.owner
+        if isinstance(owner, Operation) and (isinstance(owner, _SOURCES) or layout.leaves(owner)):
+            return SOURCE
+        return nodes.get(owner if isinstance(owner, Operation) else value, SINK)
+
+    def reader(op: Operation, index: int) -> int | None:
+        if isinstance(op, func.ReturnOp):
+            return SINK if boundary == "keep" else None
+        if op in layout.operands and index in layout.operands[op]:
+            return SOURCE if isinstance(op, _SOURCES) else nodes[op]
+        return SOURCE if layout.enters(op) else SINK
+
+    hyperedges: list[tuple[list[int], int]] = []
+    values = [*block.args, *(r for op in ops for r in op.results)]
+    for value in values:
+        weight = layout.conversion_bytes(value)
+        if not weight or not value.uses:
+            continue
+        members = [producer(value)]
+        for use in value.uses:
+            member = reader(use.operation, use.index)
+            if member is not None and member not in members:
+                members.append(member)
+        hyperedges.append((members, weight))
+    labels = min_hypercut(len(nodes), hyperedges, prefer_sink)
+    for key, index in nodes.items():
+        if not labels[index]:
+            continue
+        if isinstance(key, Operation):
+            layout.nc1hwc0.add(key)
+        else:
+            layout.arguments.add(key)
+    layout.nc1hwc0.update(op for op in ops if isinstance(op, _SOURCES))
     return layout
 
 
@@ -243,7 +365,8 @@ class _Rewrite:
         self.original: dict[SSAValue, Attribute] = {}  # retyped value -> its type before
 
     def convert(self, value: SSAValue, want: Attribute) -> SSAValue:
-        """`value` in type `want`: a converted constant or one shared trans_data."""
+        """`value` in type `want`: a converted constant (reshaped and broadcast to `want`'s
+        shape if needed) or one shared trans_data."""
         if value.type == want:
             return value
         key = (value, want)
@@ -257,7 +380,10 @@ class _Rewrite:
             point = InsertPoint.after(owner)
         elif const is not None:
             assert isinstance(want, TensorType)
-            new = ge.ConstOp.from_numpy(const.logical_array().reshape(want.get_shape()), want)
+            shape = tuple(want.get_shape())
+            array = const.logical_array()
+            array = array.reshape((1,) * (len(shape) - array.ndim) + array.shape)
+            new = ge.ConstOp.from_numpy(np.broadcast_to(array, shape), want)
             new.attributes.update(const.attributes)
             point = InsertPoint.after(const)
         else:
@@ -286,7 +412,9 @@ class _Rewrite:
     def run(self) -> None:
         ops = list(self.block.ops)
         if self.boundary == "nc1hwc0":
-            self.retype_arguments()
+            for arg in list(self.block.args):
+                if arg in self.layout.arguments:
+                    self.retype_result(arg, self.layout.nc1hwc0_type(arg.type))
         for op in ops:
             if op in self.layout.nc1hwc0:
                 self.rewrite_nc1hwc0(op)
@@ -301,33 +429,19 @@ class _Rewrite:
 
     def rewrite_nc1hwc0(self, op: Operation) -> None:
         layout = self.layout
-        for i in _layout_indices(op):
+        for i, shape in layout.operands[op].items():
             t = op.operands[i].type
             assert isinstance(t, TensorType)
-            if t.get_num_dims() < 4:  # a per-channel constant: [C, 1, 1] -> [1, C, 1, 1]
-                out = op.results[0].type
-                assert isinstance(out, TensorType)
-                t = TensorType(t.element_type, [1, out.get_shape()[1], 1, 1])
-            self.set_operand(op, i, layout.nc1hwc0_type(t))
+            self.set_operand(op, i, layout.nc1hwc0_type(TensorType(t.element_type, shape)))
+        for i, operand in enumerate(op.operands):  # the others are read in their original type
+            if i not in layout.operands[op] and operand in self.original:
+                self.set_operand(op, i, self.original[operand])
         if isinstance(op, _SOURCES):
-            self.set_operand(op, 1, layout.fractal_z_type(op.filter.type, op.groups.value.data))
+            weight = op.filter
+            fractal_z = layout.fractal_z_type(weight.type, op.groups.value.data)
+            self.set_operand(op, 1, fractal_z)
         for result in op.results:
             self.retype_result(result, layout.nc1hwc0_type(result.type))
-
-    def retype_arguments(self) -> None:
-        """boundary=nc1hwc0: an argument read by NC1HWC0 ops is passed in NC1HWC0."""
-        for arg in list(self.block.args):
-            users = [use.operation for use in arg.uses]
-            if (
-                _is_rank4(arg)
-                and users
-                and all(
-                    use.operation in self.layout.nc1hwc0
-                    and use.index in _layout_indices(use.operation)
-                    for use in arg.uses
-                )
-            ):
-                self.retype_result(arg, self.layout.nc1hwc0_type(arg.type))
 
     def update_signature(self) -> None:
         ret = self.block.last_op
@@ -353,17 +467,13 @@ class ToNC1HWC0Pass(ModulePass):
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         refuse_assigned(op, self.name)
+        if any(isinstance(o, ge.TransDataOp) for o in op.walk()):
+            _simplify_conversions(op)  # the input's own inverse pairs, before the cut
         called = {c.callee.string_value() for c in op.walk() if isinstance(c, func.CallOp)}
         for fn in op.walk():
             if isinstance(fn, func.FuncOp) and fn.body.blocks:
-                layout = _decide_layout(fn.body.block, self.fp32_c0)
                 # A called function keeps its signature, so that its call sites stay valid.
                 boundary: Boundary = "keep" if fn.sym_name.data in called else self.boundary
+                layout = _decide_layout(fn, self.fp32_c0, boundary)
                 _Rewrite(fn, layout, boundary).run()
-        patterns = [CancelInverseTransData(), MergeSiblingTransData()]
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier(patterns, dce_enabled=False)
-        ).rewrite_module(op)
-        for fn in op.walk():
-            if isinstance(fn, func.FuncOp) and fn.body.blocks:
-                _erase_dead_conversions(fn.body.block)
+        _simplify_conversions(op)

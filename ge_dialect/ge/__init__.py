@@ -119,4 +119,3 @@ Ge = Dialect(
     [FormatAttr, ExternalDataAttr, ElidedAttr, ActivationAttr, ReductionAttr],
     [GeConstantMaterialization()],
 )
-

@@ -95,6 +95,7 @@ from ge_dialect.ge.types import (
     to_physical,
 )
 from ge_dialect.utils.dtypes import is_float, itemsize
+from ge_dialect.utils.floats import print_dense
 from ge_dialect.utils.shapes import broadcast_shape
 
 # --------------------------------------------------------------------------------------
@@ -172,7 +173,11 @@ class ConstOp(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
-        printer.print_attribute(self.value)
+        if isinstance(self.value, DenseIntOrFPElementsAttr):
+            # Exact on any printer: float elements re-parse to the same bits.
+            print_dense(printer, self.value)
+        else:
+            printer.print_attribute(self.value)
         if isinstance(self.value, DenseIntOrFPElementsAttr):
             if self.value.type != self.output.type:
                 printer.print_string(" -> ")

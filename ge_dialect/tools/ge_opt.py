@@ -23,13 +23,15 @@ import os
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from io import BytesIO, StringIO
 from typing import IO, NoReturn
 
+from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
-from xdsl.printer import Printer
+from xdsl.targets.mlir import MLIRTarget
 from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import ArgSpecParseError
@@ -124,6 +126,25 @@ def _usage_error(message: str) -> NoReturn:
     raise UsageError(message)
 
 
+@dataclass(frozen=True)
+class ExactMLIRTarget(MLIRTarget):
+    """xDSL's `mlir` target (with its options), printing through `api.print_module`, so
+    that float constants re-parse to the same bits."""
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        output.write(
+            api.print_module(
+                module,
+                self.print_generic_format,
+                properties_as_attributes=self.print_properties_as_attributes,
+                debuginfo=self.print_debuginfo,
+                syntax_highlight=self.syntax_highlight,
+                ctx=ctx,
+            )
+        )
+        print("\n", file=output)
+
+
 class _Buffer(StringIO):
     """The output, kept until the run succeeds (xDSL's loop closes its output stream)."""
 
@@ -167,9 +188,7 @@ class GeOptMain(xDSLOptMain):
     def register_all_targets(self) -> None:
         # Only MLIR text makes sense for this IR; xDSL's other targets print other dialects.
         def mlir() -> type[Target]:
-            from xdsl.targets.mlir import MLIRTarget
-
-            return MLIRTarget
+            return ExactMLIRTarget
 
         self.available_targets["mlir"] = mlir
 
@@ -286,8 +305,7 @@ class GeOptMain(xDSLOptMain):
     @staticmethod
     def dump(title: str, module: ModuleOp) -> None:
         print(f"// -----// {title} //----- //", file=sys.stderr)
-        Printer(stream=sys.stderr).print_op(module)
-        print(file=sys.stderr)
+        print(api.print_module(module), file=sys.stderr)
 
     @staticmethod
     def print_reports(module: ModuleOp) -> None:

@@ -2,14 +2,20 @@
 
 A graph has nodes 0..n-1 numbered in a topological order (every edge u -> v has u < v, as
 ops in block order) and is given by successor lists, `succs[u]` = the heads of u's edges.
-A set of nodes is a Python int used as a bitset (bit v set: node v is in it).
 
-    reachability(succs)                         -> bitsets of the nodes below each node
-    lowest_set_bits(bits, limit)                -> positions of the lowest `limit` set bits
+    transitive_reduction(succs, window)         -> the edges no longer path implies
+    lowest_reachable(succs, targets, sources, limit, lo, hi) -> first targets below sources
     max_bipartite_matching(left, adjacency, right) -> Hopcroft-Karp matching
-    chain_cover(succs, reach, group, fanout)    -> chains covering `group` (Nimble's two matchings)
+    chain_cover(succs, reduced, group, fanout)  -> chains covering `group` (Nimble's two matchings)
     merge_lightest(chains, limit, weight)       -> merges the two lightest until `limit` remain
     is_acyclic(succs)                           -> Kahn's algorithm on any numbering
+
+The reduction and the closure run in time and memory linear in nodes plus edges, times a
+constant (`window` / 64 machine words, `limit`): a full transitive closure (a bitset of n
+bits per node) would be quadratic in both, 1.25 GB for a chain of 100k nodes.  So
+reachability is known exactly only among nearby nodes (`window`), and the closure of the
+chain graph only up to the first `limit` chains (`fanout`).  The merge is O(n log n) (a
+heap); Hopcroft-Karp is O(E sqrt(V)) at worst, a few phases on these graphs.
 
 (scipy.sparse.csgraph.maximum_bipartite_matching and networkx offer matchings and DAG
 algorithms too; these few functions keep the project free of both dependencies.)
@@ -17,29 +23,104 @@ algorithms too; these few functions keep the project free of both dependencies.)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import heapq
+from collections.abc import Container, Iterable, Sequence
 
 
-def reachability(succs: Sequence[Sequence[int]]) -> list[int]:
-    """For each node u, the bitset of the nodes reachable from u by at least one edge
-    (u itself excluded).  Needs a topological numbering (every edge u -> v has u < v)."""
-    reach = [0] * len(succs)
-    for u in range(len(succs) - 1, -1, -1):
+def transitive_reduction(succs: Sequence[Sequence[int]], window: int) -> list[list[int]]:
+    """For each node u, its successors v (in the order of `succs[u]`) such that no other
+    path leads from u to v: the edges of the transitive reduction.
+
+    Reachability is known exactly within `window` nodes: for each node u, the set of the
+    nodes u+1..u+window it reaches, a `window`-bit int.  So the answer is exact for every
+    edge u -> v with v - u <= window.  A longer edge is dropped when another successor w of
+    u with v - w <= window reaches v, and kept otherwise (it may then be implied by a path
+    that the window does not see: the result always holds the whole reduction, and only
+    real edges).  Time O((nodes + edges) * window / 64), memory O(nodes * window / 8).
+    """
+    n = len(succs)
+    mask = (1 << window) - 1
+    near = [0] * n  # bit k of near[u]: u reaches u + 1 + k (k < window)
+    reduced: list[list[int]] = [[] for _ in range(n)]
+    for u in range(n - 1, -1, -1):
+        targets = succs[u]
+        if len(targets) == 1:
+            (v,) = targets
+            if v - u <= window:
+                near[u] = (((near[v] << 1) | 1) << (v - u - 1)) & mask
+            reduced[u] = [v]
+            continue
         bits = 0
+        # `seen` holds the near bits of the successors passed so far, shifted so that bit k
+        # stands for node base + 1 + k: the window of the last one keeps it small.
+        seen, base = 0, u
+        implied: set[int] = set()
+        for v in sorted(set(targets)):
+            gap = v - base - 1
+            if (seen >> gap) & 1:
+                implied.add(v)
+            seen = (seen >> (gap + 1)) | near[v]
+            base = v
+            if v - u <= window:
+                bits |= ((near[v] << 1) | 1) << (v - u - 1)
+        near[u] = bits & mask
+        reduced[u] = [v for v in targets if v not in implied]
+    return reduced
+
+
+def lowest_reachable(
+    succs: Sequence[Sequence[int]],
+    targets: Container[int],
+    sources: Iterable[int],
+    limit: int,
+    lo: int = 0,
+    hi: int | None = None,
+) -> dict[int, list[int]]:
+    """For each node u of `sources`, the `limit` smallest nodes of `targets` that u reaches
+    by at least one edge, in increasing order.
+
+    Only nodes lo..hi (all by default) and the edges between them are looked at: give the
+    range that holds the sources and the targets (a path between two nodes of it never
+    leaves it); the work is that of the range, not of the graph.  Dynamic programming in
+    reverse order (the smallest reachable targets of u are among those of its successors
+    and the successors themselves), each list dropped after its last predecessor: time
+    O((nodes + edges) * limit), memory O(nodes * limit).
+    """
+    hi = len(succs) - 1 if hi is None else hi
+    wanted = set(sources)
+    empty: list[int] = []
+    # index v - lo: the lists of nodes lo..hi, and each one's smallest predecessor in range
+    low: list[list[int] | None] = [None] * (hi - lo + 1)
+    last_pred = [-1] * (hi - lo + 1)
+    for u in range(hi, lo - 1, -1):
         for v in succs[u]:
-            bits |= reach[v] | (1 << v)
-        reach[u] = bits
-    return reach
-
-
-def lowest_set_bits(bits: int, limit: int) -> list[int]:
-    """The positions of the lowest `limit` set bits of `bits` (a nonnegative int), in
-    increasing order."""
-    found: list[int] = []
-    while bits and len(found) < limit:
-        low = bits & -bits
-        found.append(low.bit_length() - 1)
-        bits ^= low
+            if v <= hi:
+                last_pred[v - lo] = u
+    found: dict[int, list[int]] = {}
+    for u in range(hi, lo - 1, -1):
+        below = [v for v in succs[u] if v <= hi]
+        if not below:
+            mine = empty
+        elif len(below) == 1:
+            (v,) = below
+            rest = low[v - lo]
+            assert rest is not None
+            mine = [v, *rest[: limit - 1]] if v in targets else rest
+        else:
+            candidates: set[int] = set()
+            for v in below:
+                rest = low[v - lo]
+                assert rest is not None
+                if v in targets:
+                    candidates.add(v)
+                candidates.update(rest)
+            mine = sorted(candidates)[:limit]  # in C: faster than heapq.nsmallest here
+        low[u - lo] = mine
+        if u in wanted:
+            found[u] = mine[:limit]
+        for v in below:
+            if last_pred[v - lo] == u:
+                low[v - lo] = None
     return found
 
 
@@ -103,28 +184,24 @@ def max_bipartite_matching(left: int, adjacency: Sequence[Sequence[int]], right:
 
 
 def chain_cover(
-    succs: Sequence[Sequence[int]], reach: Sequence[int], group: Sequence[int], fanout: int
+    succs: Sequence[Sequence[int]],
+    reduced: Sequence[Sequence[int]],
+    group: Sequence[int],
+    fanout: int,
 ) -> list[list[int]]:
     """Chains that together hold every node of `group` (Nimble's stream assignment).
 
-    `succs` is the whole graph (topologically numbered), `reach` its `reachability`, and
-    `group` the nodes to cover, in increasing order.  First a maximum matching on the edges
-    of the transitive reduction between nodes of `group` makes chains of direct successors;
-    then a second matching on the closure of the chain graph joins a chain to one it
-    reaches, looking at the first `fanout` chains (by head) each chain reaches, which bounds
-    the work on wide graphs.  Returns the chains as sorted node lists, in the order of the
-    chain each one starts with.
+    `succs` is the whole graph (topologically numbered), `reduced` its
+    `transitive_reduction`, and `group` the nodes to cover, in increasing order.  First a
+    maximum matching on the edges of the reduction between nodes of `group` makes chains of
+    direct successors; then a second matching on the closure of the chain graph joins a
+    chain to one it reaches, looking at the first `fanout` chains (by head) each chain
+    reaches (`lowest_reachable` over the span of `group`), which bounds the work on wide
+    graphs.  Returns the chains as sorted node lists, in the order of the chain each one
+    starts with.
     """
-    members = set(group)
     position = {u: i for i, u in enumerate(group)}
-    adjacency: list[list[int]] = [[] for _ in group]
-    for u in group:
-        below = 0
-        for w in succs[u]:
-            below |= reach[w]
-        for v in succs[u]:
-            if v in members and not (below >> v) & 1:
-                adjacency[position[u]].append(position[v])
+    adjacency: list[list[int]] = [[position[v] for v in reduced[u] if v in position] for u in group]
     nxt = max_bipartite_matching(len(group), adjacency, len(group))
     has_prev = [False] * len(group)
     for v in nxt:
@@ -139,12 +216,12 @@ def chain_cover(
                 j = nxt[j]
             chains.append(chain)
     heads = {chain[0]: c for c, chain in enumerate(chains)}
-    head_bits = 0
-    for h in heads:
-        head_bits |= 1 << h
-    closure: list[list[int]] = []
-    for chain in chains:
-        closure.append([heads[h] for h in lowest_set_bits(reach[chain[-1]] & head_bits, fanout)])
+    below = (
+        lowest_reachable(succs, heads, [c[-1] for c in chains], fanout, group[0], group[-1])
+        if group
+        else {}
+    )
+    closure = [[heads[h] for h in below[chain[-1]]] for chain in chains]
     after = max_bipartite_matching(len(chains), closure, len(chains))
     joined = [False] * len(chains)
     for c in after:
@@ -166,12 +243,29 @@ def merge_lightest(
 ) -> list[list[int]]:
     """Greedily merges the two lightest chains (total `weight` of their nodes; ties broken by
     the smaller first node) until at most `limit` remain.  Each chain is a sorted, nonempty
-    node list; so is each merged one.  The inputs are not modified."""
-    merged = [list(c) for c in chains]
-    while len(merged) > limit:
-        merged.sort(key=lambda c: (sum(weight[u] for u in c), c[0]))
-        merged = [sorted(merged[0] + merged[1]), *merged[2:]]
-    return merged
+    node list, no two share a node; so is each merged one.  The inputs are not modified.
+
+    Without a merge the chains come back in their order; otherwise the last merged chain
+    comes first, then the others from the lightest.  A heap keyed by (weight, first node)
+    and merging the smaller member list into the larger keep it O(n log n).
+    """
+    if len(chains) <= limit:
+        return [list(c) for c in chains]
+    members = [list(c) for c in chains]
+    heap = [(sum(weight[u] for u in c), c[0], i) for i, c in enumerate(members)]
+    heapq.heapify(heap)
+    last = -1
+    while len(heap) > limit:
+        w1, first1, i = heapq.heappop(heap)
+        w2, first2, j = heapq.heappop(heap)
+        if len(members[i]) < len(members[j]):
+            i, j = j, i
+        members[i].extend(members[j])
+        members[j] = []
+        heapq.heappush(heap, (w1 + w2, min(first1, first2), i))
+        last = i
+    rest = sorted(entry for entry in heap if entry[2] != last)
+    return [sorted(members[k]) for k in (last, *(entry[2] for entry in rest))]
 
 
 def is_acyclic(succs: Sequence[Sequence[int]]) -> bool:

@@ -28,7 +28,11 @@ up to a few hundred ops.  Reachability uses Python-int bitsets.  Directed tests 
 oracle itself (it must reject a missing, a redundant and a cyclic wait) and a few cases
 where pairwise rules (GE, XLA) keep a wait the pass drops.  Outside the oracle, tests read
 the recorded report, drive the deadlock check's failure path on a hand-made block, and
-check the graph algorithms of `ge_dialect.utils.graphs` (matching against brute force).
+check the graph algorithms of `ge_dialect.utils.graphs` against brute force (matching,
+windowed transitive reduction, lowest reachable targets, chain cover).  The linear-time
+steps of issue 11 are checked against the quadratic code they replaced (the merge of the
+lightest chains, the ineffective multi-stream moves, the kept-wait filter at a join), and
+a fan-out of 200 branches goes through the oracle.
 """
 
 from __future__ import annotations
@@ -60,7 +64,11 @@ from transforms.assign_streams import (
     AssignStreamsPass,
     InternalError,
     StreamReport,
+    _assign,
+    _build_graph,
     _check_deadlock_free,
+    _not_implied,
+    _remove_ineffective_multi_stream,
 )
 
 SHAPE = (4, 4)
@@ -784,13 +792,16 @@ def test_deadlock_check_accepts_records_before_waits() -> None:
 
 
 def test_graph_algorithms_on_a_diamond() -> None:
-    succs = [[1, 2], [3], [3], []]  # 0 -> 1 -> 3, 0 -> 2 -> 3
-    reach = graphs.reachability(succs)
-    assert reach == [0b1110, 0b1000, 0b1000, 0]
-    assert graphs.lowest_set_bits(0b101100, 2) == [2, 3]
-    assert graphs.lowest_set_bits(0b101100, 9) == [2, 3, 5]
-    assert graphs.chain_cover(succs, reach, [0, 1, 2, 3], 64) == [[0, 1, 3], [2]]
-    assert graphs.chain_cover(succs, reach, [1, 2], 64) == [[1], [2]]
+    succs = [[1, 2, 3], [3], [3], []]  # 0 -> 1 -> 3, 0 -> 2 -> 3, and 0 -> 3 (implied)
+    assert graphs.transitive_reduction(succs, 64) == [[1, 2], [3], [3], []]
+    assert graphs.transitive_reduction(succs, 1) == [[1, 2], [3], [3], []]  # 2 -> 3 sees it
+    reduced = graphs.transitive_reduction(succs, 64)
+    assert graphs.lowest_reachable(succs, {1, 2, 3}, [0, 1], 2) == {0: [1, 2], 1: [3]}
+    assert graphs.lowest_reachable(succs, {0, 1, 2, 3}, [0], 9, lo=0, hi=2) == {0: [1, 2]}
+    assert graphs.lowest_reachable(succs, {3}, [1, 2], 9, lo=1, hi=3) == {1: [3], 2: [3]}
+    assert graphs.chain_cover(succs, reduced, [0, 1, 2, 3], 64) == [[0, 1, 3], [2]]
+    assert graphs.chain_cover(succs, reduced, [1, 2], 64) == [[1], [2]]
+    assert graphs.chain_cover(succs, reduced, [], 64) == []
     assert graphs.merge_lightest([[0, 1, 3], [2]], 2, [5, 5, 5, 5]) == [[0, 1, 3], [2]]
     assert graphs.merge_lightest([[0, 1, 3], [2]], 1, [5, 5, 5, 5]) == [[0, 1, 2, 3]]
     # the two lightest merge first: [1] (1) and [2] (2), not [0] (3)
@@ -798,6 +809,40 @@ def test_graph_algorithms_on_a_diamond() -> None:
     assert graphs.is_acyclic(succs)
     assert graphs.is_acyclic([[1, 1], []])
     assert not graphs.is_acyclic([[1], [2], [0]])
+
+
+def test_a_long_edge_beyond_the_window_is_kept() -> None:
+    """0 -> 1 -> ... -> 9 and 0 -> 9: with a window of 4 nodes nothing within 4 of 9 among
+    0's other successors (only 1) sees that 1 reaches 9, so the long edge is kept (a real
+    edge, so chains stay chains); with a window of 9 it is dropped."""
+    succs = [[1, 9], *[[u + 1] for u in range(1, 9)], []]
+    assert graphs.transitive_reduction(succs, 4)[0] == [1, 9]
+    assert graphs.transitive_reduction(succs, 9)[0] == [1]
+    # the chain cover is one chain either way here
+    for window in (4, 9):
+        reduced = graphs.transitive_reduction(succs, window)
+        assert graphs.chain_cover(succs, reduced, list(range(10)), 64) == [list(range(10))]
+
+
+def closure(succs: list[list[int]]) -> list[set[int]]:
+    """The nodes each node reaches by at least one edge (plain DFS: the test's reference)."""
+    reach = []
+    for u in range(len(succs)):
+        seen: set[int] = set()
+        todo = list(succs[u])
+        while todo:
+            v = todo.pop()
+            if v not in seen:
+                seen.add(v)
+                todo.extend(succs[v])
+        reach.append(seen)
+    return reach
+
+
+def exact_reduction(succs: list[list[int]]) -> list[list[int]]:
+    reach = closure(succs)
+    return [[v for v in succs[u] if not any(v in reach[w] for w in succs[u])]
+            for u in range(len(succs))]
 
 
 @st.composite
@@ -830,32 +875,188 @@ def test_max_bipartite_matching_is_a_maximum_matching(graph) -> None:
 
 
 @st.composite
-def dags(draw):
-    n = draw(st.integers(1, 12))
+def dags(draw, max_nodes: int = 12):
+    n = draw(st.integers(1, max_nodes))
     succs = [sorted(draw(st.sets(st.integers(u + 1, n - 1), max_size=3))) if u + 1 < n else []
              for u in range(n)]
     group = sorted(draw(st.sets(st.integers(0, n - 1), min_size=1)))
     return succs, group
 
 
+@settings(max_examples=300)
+@given(dags(max_nodes=16), st.integers(1, 17))
+def test_transitive_reduction_is_exact_within_the_window(dag, window) -> None:
+    succs, _ = dag
+    exact = exact_reduction(succs)
+    reduced = graphs.transitive_reduction(succs, window)
+    for u, targets in enumerate(succs):
+        # only real edges, in their order, and every edge of the reduction
+        assert reduced[u] == [v for v in targets if v in reduced[u]]
+        assert set(exact[u]) <= set(reduced[u])
+        # exact for the edges no longer than the window
+        assert [v for v in reduced[u] if v - u <= window] == [
+            v for v in exact[u] if v - u <= window]
+    if window >= len(succs):
+        assert reduced == exact
+
+
+@settings(max_examples=300)
+@given(dags(max_nodes=16), st.integers(1, 5), st.data())
+def test_lowest_reachable_against_a_dfs(dag, limit, data) -> None:
+    succs, targets_list = dag
+    n = len(succs)
+    lo = data.draw(st.integers(0, n - 1))
+    hi = data.draw(st.integers(lo, n - 1))
+    sources = data.draw(st.sets(st.integers(lo, hi)))
+    targets = set(targets_list)
+    found = graphs.lowest_reachable(succs, targets, sources, limit, lo, hi)
+    reach = closure(succs)
+    assert found == {u: sorted(v for v in reach[u] if v in targets and v <= hi)[:limit]
+                     for u in sources}
+
+
 @settings(max_examples=200)
-@given(dags(), st.integers(1, 4))
-def test_chain_cover_covers_the_group_with_chains(dag, fanout) -> None:
+@given(dags(), st.integers(1, 4), st.integers(1, 13))
+def test_chain_cover_covers_the_group_with_chains(dag, fanout, window) -> None:
     succs, group = dag
-    reach = graphs.reachability(succs)
-    for u in range(len(succs)):  # reach against a plain DFS
-        seen, todo = set(), list(succs[u])
-        while todo:
-            v = todo.pop()
-            if v not in seen:
-                seen.add(v)
-                todo.extend(succs[v])
-        assert reach[u] == sum(1 << v for v in seen)
-    cover = graphs.chain_cover(succs, reach, group, fanout)
+    reach = closure(succs)
+    cover = graphs.chain_cover(succs, graphs.transitive_reduction(succs, window), group, fanout)
     assert sorted(u for chain in cover for u in chain) == group
     for chain in cover:
         assert chain == sorted(chain)
-        assert all((reach[a] >> b) & 1 for a, b in itertools.pairwise(chain))
+        assert all(b in reach[a] for a, b in itertools.pairwise(chain))
     merged = graphs.merge_lightest(cover, 2, [1] * len(succs))
     assert len(merged) == min(2, len(cover))
     assert sorted(u for chain in merged for u in chain) == group
+
+
+def quadratic_merge_lightest(chains, limit, weight):
+    """merge_lightest as it was before issue 11 (re-sorting and re-summing every chain per
+    merge): the reference of the heap."""
+    merged = [list(c) for c in chains]
+    while len(merged) > limit:
+        merged.sort(key=lambda c: (sum(weight[u] for u in c), c[0]))
+        merged = [sorted(merged[0] + merged[1]), *merged[2:]]
+    return merged
+
+
+@settings(max_examples=300)
+@given(st.integers(1, 30), st.integers(1, 12), st.data())
+def test_merge_lightest_merges_as_the_quadratic_reference(n, limit, data) -> None:
+    """Same merges, same order of the result, ties (equal weights) included."""
+    weight = data.draw(st.lists(st.integers(0, 4), min_size=n, max_size=n))
+    labels = data.draw(st.lists(st.integers(0, 9), min_size=n, max_size=n))
+    chains = [[u for u in range(n) if labels[u] == k] for k in dict.fromkeys(labels)]
+    assert graphs.merge_lightest(chains, limit, weight) == quadratic_merge_lightest(
+        chains, limit, weight)
+
+
+@settings(max_examples=300)
+@given(st.data())
+def test_not_implied_keeps_what_the_pairwise_definition_keeps(data) -> None:
+    """The kept-wait filter at a join (two largest clocks per stream) against its
+    definition: u is kept unless another producer w has clock[w][stream(u)] >= pos(u)."""
+    n_streams = data.draw(st.integers(1, 4))
+    producers = data.draw(st.lists(st.integers(-1, 40), unique=True, max_size=8))
+    where = {}
+    for u in producers:
+        s = data.draw(st.integers(0, n_streams - 1))
+        pos = data.draw(st.integers(0, 6))
+        clock = [data.draw(st.integers(-1, 6)) for _ in range(n_streams)]
+        clock[s] = pos
+        where[u] = (s, pos, clock)
+    expected = [u for u in producers
+                if not any(w != u and where[w][2][where[u][0]] >= where[u][1] for w in producers)]
+    assert _not_implied(producers, where.__getitem__) == expected
+
+
+def quadratic_remove_ineffective(graph, keys) -> None:
+    """_remove_ineffective_multi_stream as it was before issue 11 (sorted member lists
+    updated by insertion): the reference of the bisection over first members."""
+    import bisect
+
+    members: dict[tuple, list[int]] = {}
+    for u, key in enumerate(keys):
+        members.setdefault(key, []).append(u)
+    main = ("auto", 0)
+    exit_preds = set(graph.exit_preds)
+    n = len(graph.ops)
+    for u, op in enumerate(graph.ops):
+        if op.attributes.get(stream.LABEL) is not None:
+            continue
+        users = graph.succs[u] + ([n] if u in exit_preds else [])
+        neighbours = {main if p == -1 else keys[p] for p in graph.preds[u]}
+        neighbours |= {main if v == n else keys[v] for v in users}
+        if len(neighbours) != 1 or not graph.preds[u] or not users:
+            continue
+        (target,) = neighbours
+        if target == keys[u] or target[0] == "label":
+            continue
+        if target[0] == "comm" and not isinstance(op, COLLECTIVES):
+            continue
+        last_pred = max((p for p in graph.preds[u] if p != -1), default=-1)
+        first_user = min(users, default=n)
+        on_target = members.setdefault(target, [])
+        between = bisect.bisect_right(on_target, last_pred)
+        if between < len(on_target) and on_target[between] < first_user:
+            continue
+        own = members[keys[u]]
+        del own[bisect.bisect_left(own, u)]
+        bisect.insort(on_target, u)
+        keys[u] = target
+
+
+@st.composite
+def serial_recipes(draw) -> Recipe:
+    """Near-serial graphs where the rule fires: all-reduces between ops of one stream,
+    short branches, an occasional label, operands among the last two values."""
+    n_labels = draw(st.integers(0, 2))
+    labels = [(f"L{i}", 0) for i in range(n_labels)]
+    steps: list[tuple] = []
+    for _ in range(draw(st.integers(1, 80))):
+        kind = draw(st.sampled_from(["relu", "relu", "sigmoid", "add", "all_reduce", "all_reduce"]))
+        label = draw(st.integers(0, n_labels - 1)) if n_labels and draw(st.integers(0, 5)) == 0 \
+            else None
+        picks = [-1 - draw(st.integers(0, 1)) for _ in range(ARITY[kind])]
+        steps.append((kind, label, draw(st.booleans()), *picks))
+    return Recipe(1, labels, steps, [], draw(st.sampled_from(["labels", "auto"])),
+                  draw(st.integers(1, 3)))
+
+
+@settings(max_examples=150)
+@given(st.one_of(serial_recipes(), recipes(1, 120)))
+def test_ineffective_multi_stream_moves_as_the_quadratic_reference(recipe: Recipe) -> None:
+    if recipe.mode == "single":
+        return
+    module = recipe.build()
+    graph = _build_graph(function_block(module))
+    keys = _assign(graph, recipe.mode, recipe.max_streams)
+    expected = list(keys)
+    quadratic_remove_ineffective(graph, expected)
+    _remove_ineffective_multi_stream(graph, keys)
+    assert keys == expected
+
+
+def wide(n: int, labelled: bool = False) -> ModuleOp:
+    """One op fanning out to n - 1 relus, all of them results: a join of n producers."""
+    g = GraphBuilder("main")
+    a = g.relu(g.input("x", SHAPE))
+    outs = [a]
+    for i in range(n - 1):
+        scope = g.stream_switch(f"L{i % 3}") if labelled and i % 2 else contextlib.nullcontext()
+        with scope:
+            outs.append(g.relu(a))
+    return g.build(outs)
+
+
+@pytest.mark.parametrize("mode, labelled", [("auto", False), ("labels", True), ("auto", True)])
+def test_a_wide_fan_out_joins_with_one_wait_per_stream(mode, labelled) -> None:
+    """The join of 200 producers (the kept-wait filter at the return, the heap merge down
+    to 8 streams): ordered and minimal by the oracle; each side stream joins once."""
+    result = assign(wide(200, labelled), mode, numbers=False)
+    into_return = []
+    op = function_block(result.module).last_op
+    while isinstance(op.prev_op, stream.WaitOp):
+        op = op.prev_op
+        into_return.append(stream.stream_of(op.event.owner))
+    assert into_return and len(into_return) == len(set(into_return))

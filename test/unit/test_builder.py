@@ -37,14 +37,16 @@ def label_of(tensor):
 
 
 def torchair_example():
+    """TorchAir's documented multi-stream example (docs/zh/ascend_ir/features/advanced/
+    multi_stream.md): the scopes take the default priority 0 and inner parallelism."""
     with GraphBuilder("main") as b:
         in1, in2, in3, in4 = (b.input(n, [4, 4]) for n in ("in1", "in2", "in3", "in4"))
         add_result = b.add(in1, in2, name="add_result")
-        with npu_stream_switch("1", 3):
+        with npu_stream_switch("1"):
             npu_wait_tensor(in4, add_result)
             mm_result = b.matmul(in3, in4, name="mm_result")
         mm1 = b.matmul(in3, in4, name="mm1")
-        with npu_stream_switch("2", 3):
+        with npu_stream_switch("2"):
             npu_wait_tensor(in4, mm_result)
             add2 = b.add(in3, in4, name="add2")
         return b.build([add_result, mm_result, mm1, add2])
@@ -55,6 +57,15 @@ def test_torchair_example_prints_the_bundled_example():
     with open(path) as f:
         expected = LocatingParser(make_context(), f.read(), path).parse_module()
     assert printed(torchair_example()) == printed(expected)
+
+
+def test_torchair_example_has_the_documented_defaults():
+    """npu_stream_switch(tag) as documented: priority 0 (a reserved parameter the
+    documentation says to leave at 0), inner parallelism on; mm1 and add_result unlabelled."""
+    labels = {op.results[0].name_hint: op.attributes.get(stream.LABEL)
+              for op in torchair_example().walk() if op.name in ("ge.add", "ge.matmul")}
+    assert labels == {"add_result": None, "mm_result": stream.LabelAttr("1", 0, True),
+                      "mm1": None, "add2": stream.LabelAttr("2", 0, True)}
 
 
 def test_labels_and_priorities_land_on_the_ops_inside_a_scope():

@@ -1,7 +1,7 @@
 """`--fuse` (transforms/fuse.py): the graph before and after the pass computes the same numbers.
 
-- A Hypothesis property test builds random conv / batch_norm / per-channel mul and add /
-  residual add / activation chains (groups incl. depthwise, strides, pads, dilations, with
+- A Hypothesis property test builds random conv / batch_norm / per-channel mul, add and
+  sub (either operand order) / residual add / activation chains (groups incl. depthwise, strides, pads, dilations, with
   and without bias, fp32 and fp16), applies `FusePass` to a clone, verifies the result and
   compares both with the reference interpreter under docs/architecture.md's tolerances.  It also
   checks that the pass reached its fixpoint (nothing it could still fuse is left) and that
@@ -179,6 +179,14 @@ def missed_fusions(module: ModuleOp) -> list[Operation]:
                 if isinstance(op, ge.AddOp) and other.type == out and _fusable_conv(v, op, False):
                     missed.append(op)
                     break
+        elif isinstance(op, ge.SubOp):
+            out = op.output.type
+            # conv - t (a residual may stay), t - conv (the residual would change sign)
+            for v, other, residual_ok in ((op.lhs, op.rhs, True), (op.rhs, op.lhs, False)):
+                if v.type == out and _per_channel(other, out) and _fusable_conv(v, op,
+                                                                                 residual_ok):
+                    missed.append(op)
+                    break
     return missed
 
 
@@ -228,12 +236,12 @@ def conv_specs(draw, c: int, h: int, w: int, keep_shape: bool) -> dict:
 
 @st.composite
 def post_ops(draw, keep_shape: bool, first: bool) -> tuple:
-    kinds = ["bn", "mul", "add", "residual", "act", "leak", "wait"]
-    weights_ = [3, 2, 2, 3, 3, 1, 1] if first else [2, 1, 1, 1, 3, 1, 1]
+    kinds = ["bn", "mul", "add", "sub", "rsub", "residual", "act", "leak", "wait"]
+    weights_ = [3, 2, 2, 1, 1, 3, 3, 1, 1] if first else [2, 1, 1, 1, 1, 1, 3, 1, 1]
     kind = draw(st.sampled_from([k for k, n in zip(kinds, weights_) for _ in range(n)]))
     if kind == "bn":
         return ("bn", draw(st.booleans()), draw(st.sampled_from([1e-5, 1e-3])))
-    if kind in ("mul", "add"):
+    if kind in ("mul", "add", "sub", "rsub"):  # rsub: the constant minus the value
         return (kind, draw(st.sampled_from(CONST_SHAPES[:4] * 3 + CONST_SHAPES[4:])))
     if kind == "residual":
         kinds = ["input", "conv", "conv"] + (["identity"] * 2 if keep_shape else [])
@@ -330,9 +338,14 @@ def build_chain(spec: dict, compute: np.dtype | None = None) -> tuple[ModuleOp, 
             if kind == "bn":
                 x = b.batch_norm(x, *(b.const(data(a, p[1])) for a in
                                       bn_arrays(rng, x.shape[1], np.float64)), epsilon=p[2])
-            elif kind in ("mul", "add"):
+            elif kind in ("mul", "add", "sub", "rsub"):
                 k = constant(p[1], x, kind == "mul")
-                x = b.mul(x, k) if kind == "mul" else b.add(x, k)
+                if kind == "mul":
+                    x = b.mul(x, k)
+                elif kind == "add":
+                    x = b.add(x, k)
+                else:
+                    x = b.sub(x, k) if kind == "sub" else b.sub(k, x)
             elif kind == "residual":
                 which, opts = p[1], p[2]
                 if which == "conv":
@@ -367,8 +380,8 @@ def expects_fusion(spec: dict) -> bool:
         first = block["post"][0]
         if block["labels"][0] != block["labels"][1]:
             continue
-        if first[0] in ("bn", "mul", "add", "residual"):
-            if first[0] in ("mul", "add") and first[1] in ("hw", "full"):
+        if first[0] in ("bn", "mul", "add", "sub", "rsub", "residual"):
+            if first[0] in ("mul", "add", "sub", "rsub") and first[1] in ("hw", "full"):
                 continue  # not per-channel (an add of a "full" constant fuses only at N = 1)
             return True
         if first[0] == "act" and first[1] != "clip_other":
@@ -392,8 +405,8 @@ def _check_chain(spec: dict) -> None:
         assert non_const(after) < non_const(before)
     FUSED_STATS.append(did_fuse)
     # nothing but convs, batch_norm and elementwise ops may disappear
-    for name in set(before) - {"ge.conv2d", "ge.batch_norm", "ge.mul", "ge.add", "ge.const",
-                               *ACTIVATION_OPS}:
+    for name in set(before) - {"ge.conv2d", "ge.batch_norm", "ge.mul", "ge.add", "ge.sub",
+                               "ge.const", *ACTIVATION_OPS}:
         assert after[name] == before[name], name
     out = run_function(fused, inputs)
     refs = [run_function(module, inputs)]
@@ -477,6 +490,41 @@ def test_scale_and_shift_fold_into_weight_and_bias():
     np.testing.assert_array_equal(
         op.bias.owner.logical_array(),
         (((bv.astype(np.float64) * s64).astype(F32)).astype(np.float64) + t64).astype(F32))
+    assert_same_numbers(module, fused, [x], F32)
+
+
+@pytest.mark.parametrize("dtype", [F32, F16], ids=["f32", "f16"])
+@pytest.mark.parametrize("bias", [True, False], ids=["bias", "nobias"])
+@pytest.mark.parametrize("conv_first", [True, False], ids=["conv-minus-t", "t-minus-conv"])
+def test_subtraction_of_a_per_channel_constant_folds(dtype, bias, conv_first):
+    """conv - t: b' = b - t; t - conv = conv(x, -W) + (t - b): W' = -W (exact), b' = t - b
+    in float64 rounded once; the reference interpreter computes the same numbers."""
+    b, rng, _, conv, w, bv, x = conv_block(dtype, bias)
+    t = uniform(rng, (1, 6, 1, 1), dtype)
+    y = b.sub(conv, b.const(t)) if conv_first else b.sub(b.const(t), conv)
+    module = b.build([y])
+    fused = fuse(module)
+    op = only_fused(fused)
+    t64 = t.reshape(-1).astype(np.float64)
+    b64 = np.zeros(6) if bv is None else bv.astype(np.float64)
+    np.testing.assert_array_equal(op.filter.owner.logical_array(), w if conv_first else -w)
+    np.testing.assert_array_equal(op.bias.owner.logical_array(),
+                                  (b64 - t64 if conv_first else t64 - b64).astype(dtype))
+    assert_same_numbers(module, fused, [x], dtype)
+
+
+def test_subtraction_after_a_residual_folds_only_with_the_conv_first():
+    """(conv + r) - t = conv + (b - t) + r folds; t - (conv + r) would need -r: it stays."""
+    b, rng, xin, conv, *_, x = conv_block(c=6)
+    t = b.const(uniform(rng, (6, 1, 1), F32))
+    y1 = b.sub(b.add(conv, xin), t)
+    conv2 = b.conv2d(xin, b.const(weights(rng, (6, 6, 3, 3), F32)), pads=(1, 1, 1, 1))
+    y2 = b.sub(t, b.add(conv2, xin))
+    module = b.build([y1, y2])
+    fused = fuse(module)
+    assert op_counts(fused) == Counter({"ge.const": 4, "ge.fused_conv2d": 2, "ge.sub": 1})
+    (sub,) = ops_named(fused, "ge.sub")
+    assert isinstance(sub.lhs.owner, ge.ConstOp) and isinstance(sub.rhs.owner, ge.FusedConv2DOp)
     assert_same_numbers(module, fused, [x], F32)
 
 

@@ -11,14 +11,14 @@
 // CHECK-SAME:  -> (tensor<4x4xf32> {ge.name = "add_result"}, tensor<4x4xf32> {ge.name = "mm_result"}, tensor<4x4xf32> {ge.name = "mm1"}, tensor<4x4xf32> {ge.name = "add2"}) {
 // add_result: outside any scope, no label.
 // CHECK-NEXT:    %[[ADD:.*]] = ge.add %[[IN1]], %[[IN2]] : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
-// npu_stream_switch("1", 3): npu_wait_tensor(in4, add_result), then mm.
-// CHECK-NEXT:    %[[W1:.*]] = stream.wait_tensor %[[IN4]] after %[[ADD]] {stream.label = #stream.label<"1", priority = 3, inner_parallel = true>} : tensor<4x4xf32>, tensor<4x4xf32>
-// CHECK-NEXT:    %[[MM:.*]] = ge.matmul %[[IN3]], %[[W1]] {stream.label = #stream.label<"1", priority = 3, inner_parallel = true>} : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
+// npu_stream_switch("1"): npu_wait_tensor(in4, add_result), then mm.
+// CHECK-NEXT:    %[[W1:.*]] = stream.wait_tensor %[[IN4]] after %[[ADD]] {stream.label = #stream.label<"1", priority = 0, inner_parallel = true>} : tensor<4x4xf32>, tensor<4x4xf32>
+// CHECK-NEXT:    %[[MM:.*]] = ge.matmul %[[IN3]], %[[W1]] {stream.label = #stream.label<"1", priority = 0, inner_parallel = true>} : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
 // mm1: outside any scope, no label; it reads the rebound in4.
 // CHECK-NEXT:    %[[MM1:.*]] = ge.matmul %[[IN3]], %[[W1]] : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
-// npu_stream_switch("2", 3): npu_wait_tensor(in4, mm_result), then add2.
-// CHECK-NEXT:    %[[W2:.*]] = stream.wait_tensor %[[W1]] after %[[MM]] {stream.label = #stream.label<"2", priority = 3, inner_parallel = true>} : tensor<4x4xf32>, tensor<4x4xf32>
-// CHECK-NEXT:    %[[ADD2:.*]] = ge.add %[[IN3]], %[[W2]] {stream.label = #stream.label<"2", priority = 3, inner_parallel = true>} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+// npu_stream_switch("2"): npu_wait_tensor(in4, mm_result), then add2.
+// CHECK-NEXT:    %[[W2:.*]] = stream.wait_tensor %[[W1]] after %[[MM]] {stream.label = #stream.label<"2", priority = 0, inner_parallel = true>} : tensor<4x4xf32>, tensor<4x4xf32>
+// CHECK-NEXT:    %[[ADD2:.*]] = ge.add %[[IN3]], %[[W2]] {stream.label = #stream.label<"2", priority = 0, inner_parallel = true>} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
 // CHECK-NEXT:    func.return %[[ADD]], %[[MM]], %[[MM1]], %[[ADD2]] : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>
 // CHECK-NEXT:  }
 // Nothing else follows: exactly these two wait edges and four labelled ops.

@@ -732,8 +732,9 @@ func.func @labels_beyond_limit(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // ---- The TorchAir example ------------------------------------------------------------------
 // add_result runs on stream 0, mm_result on label "1" (stream 1), mm1 on stream 0, add2 on
-// label "2" (stream 2); both labels keep priority 3.  The npu_wait_tensor edges become events
-// and the wait_tensors disappear (the matmuls and add2 read %in4 directly).
+// label "2" (stream 2); both labels keep the documented default priority 0.  The
+// npu_wait_tensor edges become events and the wait_tensors disappear (the matmuls and add2
+// read %in4 directly).
 //   mm_result (s1): add_result (wait_tensor), the entry (in3, in4, fork) -> wait for
 //                   add_result, which implies the entry.
 //   mm1 (s0):       add_result through the rebound in4 -> same stream, no wait.
@@ -747,18 +748,18 @@ func.func @labels_beyond_limit(%x: tensor<4xf32>) -> tensor<4xf32> {
 // TORCHAIR-NEXT:    %[[ADD_RESULT:.*]] = ge.add %[[IN1]], %[[IN2]] {stream.id = #stream.id<0>} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
 // TORCHAIR-NEXT:    %[[E0:.*]] = stream.record %[[ADD_RESULT]] {stream.id = #stream.id<0>} : tensor<4x4xf32>
 // TORCHAIR-NEXT:    stream.wait %[[E0]] {stream.id = #stream.id<1>}
-// TORCHAIR-NEXT:    %[[MM_RESULT:.*]] = ge.matmul %[[IN3]], %[[IN4]] {stream.label = #stream.label<"1", priority = 3, inner_parallel = true>, stream.id = #stream.id<1>} : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
+// TORCHAIR-NEXT:    %[[MM_RESULT:.*]] = ge.matmul %[[IN3]], %[[IN4]] {stream.label = #stream.label<"1", priority = 0, inner_parallel = true>, stream.id = #stream.id<1>} : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
 // TORCHAIR-NEXT:    %[[E1:.*]] = stream.record %[[MM_RESULT]] {stream.id = #stream.id<1>} : tensor<4x4xf32>
 // TORCHAIR-NEXT:    %[[MM1:.*]] = ge.matmul %[[IN3]], %[[IN4]] {stream.id = #stream.id<0>} : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
 // TORCHAIR-NEXT:    stream.wait %[[E1]] {stream.id = #stream.id<2>}
-// TORCHAIR-NEXT:    %[[ADD2:.*]] = ge.add %[[IN3]], %[[IN4]] {stream.label = #stream.label<"2", priority = 3, inner_parallel = true>, stream.id = #stream.id<2>} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+// TORCHAIR-NEXT:    %[[ADD2:.*]] = ge.add %[[IN3]], %[[IN4]] {stream.label = #stream.label<"2", priority = 0, inner_parallel = true>, stream.id = #stream.id<2>} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
 // TORCHAIR-NEXT:    %[[E2:.*]] = stream.record %[[ADD2]] {stream.id = #stream.id<2>} : tensor<4x4xf32>
 // TORCHAIR-NEXT:    stream.wait %[[E2]] {stream.id = #stream.id<0>}
 // TORCHAIR-NEXT:    func.return %[[ADD_RESULT]], %[[MM_RESULT]], %[[MM1]], %[[ADD2]] : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>
 // TORCHAIR-NEXT:  }
 // TORCHAIR-REPORT:      [assign-streams] @main: mode labels, 3 stream(s)
 // TORCHAIR-REPORT-NEXT:   logic_stream_id: 0, kind: main, user_stream_label: , priority: 0, ops: 2
-// TORCHAIR-REPORT-NEXT:   logic_stream_id: 1, kind: label, user_stream_label: 1, priority: 3, ops: 1
-// TORCHAIR-REPORT-NEXT:   logic_stream_id: 2, kind: label, user_stream_label: 2, priority: 3, ops: 1
+// TORCHAIR-REPORT-NEXT:   logic_stream_id: 1, kind: label, user_stream_label: 1, priority: 0, ops: 1
+// TORCHAIR-REPORT-NEXT:   logic_stream_id: 2, kind: label, user_stream_label: 2, priority: 0, ops: 1
 // TORCHAIR-REPORT-NEXT:   events: 3 kept, 4 dropped of 7 cross-stream dependencies
 // TORCHAIR-REPORT-NOT:  {{.}}

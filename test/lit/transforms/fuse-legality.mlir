@@ -484,6 +484,27 @@ func.func @after_residual(%x: tensor<1x2x2x2xf32>, %r: tensor<1x2x2x2xf32>, %q: 
 
 // -----
 
+// After a residual add, t - (conv + b + r) stays: it would be conv(x, -W) + (t - b) - r, and
+// the residual cannot change sign.  (conv + r) - t folds (fuse.mlir, @shift_sub_after_residual.)
+// CHECK-LABEL: func.func @rsub_after_residual(
+// CHECK-SAME:  %[[X:.*]]: tensor<1x2x2x2xf32>, %[[R:.*]]: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
+// CHECK-NEXT:    %[[W:.*]] = ge.const dense<1.000000e+00> : tensor<2x2x1x1xf32>
+// CHECK-NEXT:    %[[T:.*]] = ge.const dense<{{\[\[\[\[}}1.000000e+00]], {{\[\[}}2.000000e+00]]]]> : tensor<1x2x1x1xf32>
+// CHECK-NEXT:    %[[F:.*]] = ge.fused_conv2d %[[X]], %[[W]] residual %[[R]] : tensor<1x2x2x2xf32>, tensor<2x2x1x1xf32> -> tensor<1x2x2x2xf32>
+// CHECK-NEXT:    %[[Y:.*]] = ge.sub %[[T]], %[[F]] : (tensor<1x2x1x1xf32>, tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+// CHECK-NEXT:    func.return %[[Y]] : tensor<1x2x2x2xf32>
+// CHECK-NEXT:  }
+func.func @rsub_after_residual(%x: tensor<1x2x2x2xf32>, %r: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
+  %w = ge.const dense<1.0> : tensor<2x2x1x1xf32>
+  %t = ge.const dense<[[[[1.0]], [[2.0]]]]> : tensor<1x2x1x1xf32>
+  %c = ge.conv2d %x, %w : tensor<1x2x2x2xf32>, tensor<2x2x1x1xf32> -> tensor<1x2x2x2xf32>
+  %a = ge.add %c, %r : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %y = ge.sub %t, %a : (tensor<1x2x1x1xf32>, tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  func.return %y : tensor<1x2x2x2xf32>
+}
+
+// -----
+
 // clip with bounds other than (0, 6) is not an activation of the fused conv.
 // CHECK-LABEL: func.func @clip_other_bounds(
 // CHECK-SAME:  %[[X:.*]]: tensor<1x2x2x2xf32>) -> (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) {

@@ -577,6 +577,86 @@ func.func @shift_after_residual(%x: tensor<1x2x2x2xf32>, %r: tensor<1x2x2x2xf32>
 
 // -----
 
+// ---- Constant shift by a subtraction: sub(conv, t) -> b' = b - t; sub(t, conv) -> W' = -W, b' = t - b
+
+// b' = [1, 2] - [0.5, -4] = [0.5, 6]; the weight is not refolded.
+// CHECK-LABEL: func.func @shift_sub(
+// CHECK-SAME:  %[[X:.*]]: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
+// CHECK-NEXT:    %[[W:.*]] = ge.const dense<1.000000e+00> : tensor<2x2x1x1xf32>
+// CHECK-NEXT:    %[[B:.*]] = ge.const dense<[5.000000e-01, 6.000000e+00]> : tensor<2xf32>
+// CHECK-NEXT:    %[[Y:.*]] = ge.fused_conv2d %[[X]], %[[W]] bias %[[B]] : tensor<1x2x2x2xf32>, tensor<2x2x1x1xf32>, tensor<2xf32> -> tensor<1x2x2x2xf32>
+// CHECK-NEXT:    func.return %[[Y]] : tensor<1x2x2x2xf32>
+// CHECK-NEXT:  }
+func.func @shift_sub(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
+  %w = ge.const dense<1.0> : tensor<2x2x1x1xf32>
+  %b = ge.const dense<[1.0, 2.0]> : tensor<2xf32>
+  %t = ge.const dense<[[[[0.5]], [[-4.0]]]]> : tensor<1x2x1x1xf32>
+  %c = ge.conv2d %x, %w bias %b : tensor<1x2x2x2xf32>, tensor<2x2x1x1xf32>, tensor<2xf32> -> tensor<1x2x2x2xf32>
+  %y = ge.sub %c, %t : (tensor<1x2x2x2xf32>, tensor<1x2x1x1xf32>) -> tensor<1x2x2x2xf32>
+  func.return %y : tensor<1x2x2x2xf32>
+}
+
+// -----
+
+// t - (conv(x, W) + b) = conv(x, -W) + (t - b), the constant (C x 1 x 1) on the lhs:
+// W' = -[[1, -2], [0.5, 4]] = [[-1, 2], [-0.5, -4]]; b' = [3, -1] - [1, 2] = [2, -3].
+// CHECK-LABEL: func.func @shift_rsub(
+// CHECK-SAME:  %[[X:.*]]: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
+// CHECK-NEXT:    %[[W:.*]] = ge.const dense<{{\[\[\[\[}}-1.000000e+00]], {{\[\[}}2.000000e+00]]], {{\[\[\[}}-5.000000e-01]], {{\[\[}}-4.000000e+00]]]]> : tensor<2x2x1x1xf32>
+// CHECK-NEXT:    %[[B:.*]] = ge.const dense<[2.000000e+00, -3.000000e+00]> : tensor<2xf32>
+// CHECK-NEXT:    %[[Y:.*]] = ge.fused_conv2d %[[X]], %[[W]] bias %[[B]] : tensor<1x2x2x2xf32>, tensor<2x2x1x1xf32>, tensor<2xf32> -> tensor<1x2x2x2xf32>
+// CHECK-NEXT:    func.return %[[Y]] : tensor<1x2x2x2xf32>
+// CHECK-NEXT:  }
+func.func @shift_rsub(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
+  %w = ge.const dense<[[[[1.0]], [[-2.0]]], [[[0.5]], [[4.0]]]]> : tensor<2x2x1x1xf32>
+  %b = ge.const dense<[1.0, 2.0]> : tensor<2xf32>
+  %t = ge.const dense<[[[3.0]], [[-1.0]]]> : tensor<2x1x1xf32>
+  %c = ge.conv2d %x, %w bias %b : tensor<1x2x2x2xf32>, tensor<2x2x1x1xf32>, tensor<2xf32> -> tensor<1x2x2x2xf32>
+  %y = ge.sub %t, %c : (tensor<2x1x1xf32>, tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  func.return %y : tensor<1x2x2x2xf32>
+}
+
+// -----
+
+// Without a bias: W' = -W, b' = t (a scalar broadcast to both channels).
+// CHECK-LABEL: func.func @shift_rsub_no_bias(
+// CHECK-SAME:  %[[X:.*]]: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
+// CHECK-NEXT:    %[[W:.*]] = ge.const dense<-1.000000e+00> : tensor<2x2x1x1xf32>
+// CHECK-NEXT:    %[[B:.*]] = ge.const dense<2.500000e-01> : tensor<2xf32>
+// CHECK-NEXT:    %[[Y:.*]] = ge.fused_conv2d %[[X]], %[[W]] bias %[[B]] : tensor<1x2x2x2xf32>, tensor<2x2x1x1xf32>, tensor<2xf32> -> tensor<1x2x2x2xf32>
+// CHECK-NEXT:    func.return %[[Y]] : tensor<1x2x2x2xf32>
+// CHECK-NEXT:  }
+func.func @shift_rsub_no_bias(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
+  %w = ge.const dense<1.0> : tensor<2x2x1x1xf32>
+  %t = ge.const dense<0.25> : tensor<1xf32>
+  %c = ge.conv2d %x, %w : tensor<1x2x2x2xf32>, tensor<2x2x1x1xf32> -> tensor<1x2x2x2xf32>
+  %y = ge.sub %t, %c : (tensor<1xf32>, tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  func.return %y : tensor<1x2x2x2xf32>
+}
+
+// -----
+
+// A subtraction after a residual fusion folds like an addition (conv + b + r - t =
+// conv + (b - t) + r): b' = [1, 2] - [0.25, 0.75] = [0.75, 1.25].
+// CHECK-LABEL: func.func @shift_sub_after_residual(
+// CHECK-SAME:  %[[X:.*]]: tensor<1x2x2x2xf32>, %[[R:.*]]: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
+// CHECK-NEXT:    %[[W:.*]] = ge.const dense<1.000000e+00> : tensor<2x2x1x1xf32>
+// CHECK-NEXT:    %[[B:.*]] = ge.const dense<[7.500000e-01, 1.250000e+00]> : tensor<2xf32>
+// CHECK-NEXT:    %[[Y:.*]] = ge.fused_conv2d %[[X]], %[[W]] bias %[[B]] residual %[[R]] : tensor<1x2x2x2xf32>, tensor<2x2x1x1xf32>, tensor<2xf32> -> tensor<1x2x2x2xf32>
+// CHECK-NEXT:    func.return %[[Y]] : tensor<1x2x2x2xf32>
+// CHECK-NEXT:  }
+func.func @shift_sub_after_residual(%x: tensor<1x2x2x2xf32>, %r: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
+  %w = ge.const dense<1.0> : tensor<2x2x1x1xf32>
+  %b = ge.const dense<[1.0, 2.0]> : tensor<2xf32>
+  %t = ge.const dense<[[[[0.25]], [[0.75]]]]> : tensor<1x2x1x1xf32>
+  %c = ge.conv2d %x, %w bias %b : tensor<1x2x2x2xf32>, tensor<2x2x1x1xf32>, tensor<2xf32> -> tensor<1x2x2x2xf32>
+  %a = ge.add %c, %r : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %y = ge.sub %a, %t : (tensor<1x2x2x2xf32>, tensor<1x2x1x1xf32>) -> tensor<1x2x2x2xf32>
+  func.return %y : tensor<1x2x2x2xf32>
+}
+
+// -----
+
 // ---- Constant scale: mul by a per-channel constant, W' = W * s, b' = b * s --------------------
 
 // s = [3, -0.5]: W' = [[1, -2] * 3, [0.5, 4] * -0.5] = [[3, -6], [-0.25, -2]]; b' = [1, 2] * s = [3, -1].
