@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import weakref
 
 import numpy as np
 from xdsl.context import Context
@@ -260,15 +261,50 @@ def op_error(op: Operation, message: str, fallback: str = "<unknown>") -> GeErro
     return GeError(f"{where}: error: '{op.name}' op {message}")
 
 
+# Ops whose verifier passed, with what it read: their operands' and results' types and their
+# properties.  A `ge` op's verifier reads nothing else (not its neighbours, not its
+# discardable attributes), so an op whose key is unchanged needs no second run.
+_VERIFIED: weakref.WeakKeyDictionary[Operation, tuple[object, ...]] = weakref.WeakKeyDictionary()
+
+
+def _verifier_inputs(op: Operation) -> tuple[object, ...]:
+    return (
+        *(v.type for v in op.operands),
+        None,
+        *(r.type for r in op.results),
+        None,
+        *op.properties.items(),
+    )
+
+
+def _same(a: tuple[object, ...] | None, b: tuple[object, ...]) -> bool:
+    if a is None or len(a) != len(b):
+        return False
+    return all(x is y or x == y for x, y in zip(a, b, strict=True))
+
+
 def verify_located(module: Operation, fallback: str = "<unknown>") -> None:
-    """Verifies innermost ops first and raises the first failure as a located GeError."""
+    """Verifies innermost ops first and raises the first failure as a located GeError.
+
+    A `ge` op that passed before and whose types and properties are the same objects (or
+    equal ones) is not verified again, unless it ends its block (the terminator rule
+    depends on its position).
+    """
     for op in module.walk(reverse=False, region_first=True):
+        memo = op.name.startswith("ge.") and not op.regions and not op.successors
+        if memo:
+            key = _verifier_inputs(op)
+            block = op.parent
+            if _same(_VERIFIED.get(op), key) and (block is None or block.last_op is not op):
+                continue
         try:
             op.verify(verify_nested_ops=False)
         except VerifyException as e:
             # One line: some of xDSL's messages span several.
             message = str(e).strip().replace("\n", " ")
             raise op_error(op, message, fallback) from None
+        if memo:
+            _VERIFIED[op] = key
 
 
 def check_dominance(module: Operation, fallback: str = "<unknown>") -> None:
