@@ -185,13 +185,14 @@ def _assign(graph: _Graph, mode: Mode, max_streams: int) -> list[tuple]:
                 )
         return keys
     groups: dict[tuple, list[int]] = {}
+    label_keys: dict[str, tuple] = {}  # one key per label, shared by its ops
     for u, (op, label) in enumerate(zip(graph.ops, labels, strict=True)):
         if label is not None:
             name = label.label.data
             if mode == "auto" and label.inner_parallel.data:
                 groups.setdefault(("label", name), []).append(u)
             else:
-                keys[u] = ("label", name, 0)
+                keys[u] = label_keys.setdefault(name, ("label", name, 0))
         elif isinstance(op, _COLLECTIVES):
             keys[u] = ("comm",)
         elif mode == "auto":
@@ -284,8 +285,9 @@ def _number_streams(graph: _Graph, keys: list[tuple]) -> tuple[list[int], list[_
     ids = [number[k] for k in keys]
     for u, sid in enumerate(ids):
         streams[sid].ops.append(u)
-        if streams[sid].label is None:
-            streams[sid].label = _label(graph.ops[u])
+    for s in streams:  # only label streams hold labelled ops: the label of their first one
+        if s.kind == "label":
+            s.label = _label(graph.ops[s.ops[0]])
     return ids, streams
 
 
@@ -323,6 +325,12 @@ def _choose_waits(graph: _Graph, ids: list[int], nstreams: int) -> _Events:
         if first_of[s] is None:
             first_of[s] = u
     last_of = {s: u for u, s in enumerate(ids)}
+    # the clocks another stream reads: of producers with a consumer on another stream, and of
+    # the ops the return waits for (results, and each stream's last op); no other is kept
+    read = [any(ids[w] != s for w in graph.succs[u]) for u, s in enumerate(ids)]
+    for u in (*graph.exit_preds, *last_of.values()):
+        if u != ENTRY:
+            read[u] = True
 
     def where(u: int) -> tuple[int, int, list[int]]:
         if u == ENTRY:
@@ -347,12 +355,13 @@ def _choose_waits(graph: _Graph, ids: list[int], nstreams: int) -> _Events:
         return base
 
     for v, s in enumerate(ids):
-        deps = list(graph.preds[v])
+        deps = graph.preds[v]
         if s != 0 and first_of[s] == v and graph.has_args:
-            deps.append(ENTRY)  # fork: a stream starts after the function does
+            deps = [*deps, ENTRY]  # fork: a stream starts after the function does
         clock = settle(v, s, deps)
         clock[s] = position[v]
-        clocks[v] = clock
+        if read[v]:
+            clocks[v] = clock
         last_on[s] = clock
     joins = [last_of[s] for s in range(1, nstreams) if s in last_of]
     settle(exit_node, 0, list(graph.exit_preds) + joins)
@@ -430,7 +439,7 @@ def _rewrite(block: Block, graph: _Graph, ids: list[int], events: _Events) -> No
         if isinstance(op, stream.WaitTensorOp):
             op.output.replace_all_uses_with(op.input)
             Rewriter.erase_op(op)
-    order = {op: i for i, op in enumerate(block.ops)}
+    order: dict[Operation, int] = {}  # block positions, for constants of several users
     label_streams: dict[str, stream.StreamIdAttr] = {}
     for u, op in enumerate(graph.ops):
         label = op.attributes.get(stream.LABEL)
@@ -442,7 +451,11 @@ def _rewrite(block: Block, graph: _Graph, ids: list[int], events: _Events) -> No
             if isinstance(label, stream.LabelAttr) and label.label.data in label_streams:
                 op.attributes[stream.ID] = label_streams[label.label.data]
                 continue
-            users = sorted((use.operation for use in op.output.uses), key=lambda o: order.get(o, 0))
+            users = [use.operation for use in op.output.uses]
+            if len(users) > 1:
+                if not order:
+                    order.update((o, i) for i, o in enumerate(block.ops))
+                users.sort(key=lambda o: order.get(o, 0))
             ids_of_users = [u.attributes.get(stream.ID) for u in users]
             op.attributes[stream.ID] = next((i for i in ids_of_users if i is not None), id_attrs[0])
 

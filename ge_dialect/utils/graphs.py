@@ -27,7 +27,7 @@ import heapq
 from collections.abc import Container, Iterable, Sequence
 
 
-def transitive_reduction(succs: Sequence[Sequence[int]], window: int) -> list[list[int]]:
+def transitive_reduction(succs: Sequence[Sequence[int]], window: int) -> list[Sequence[int]]:
     """For each node u, its successors v (in the order of `succs[u]`) such that no other
     path leads from u to v: the edges of the transitive reduction.
 
@@ -37,18 +37,18 @@ def transitive_reduction(succs: Sequence[Sequence[int]], window: int) -> list[li
     u with v - w <= window reaches v, and kept otherwise (it may then be implied by a path
     that the window does not see: the result always holds the whole reduction, and only
     real edges).  Time O((nodes + edges) * window / 64), memory O(nodes * window / 8).
+    A node none of whose edges is implied gets `succs[u]` itself (not a copy).
     """
     n = len(succs)
     mask = (1 << window) - 1
     near = [0] * n  # bit k of near[u]: u reaches u + 1 + k (k < window)
-    reduced: list[list[int]] = [[] for _ in range(n)]
+    reduced: list[Sequence[int]] = list(succs)
     for u in range(n - 1, -1, -1):
         targets = succs[u]
         if len(targets) == 1:
             (v,) = targets
             if v - u <= window:
                 near[u] = (((near[v] << 1) | 1) << (v - u - 1)) & mask
-            reduced[u] = [v]
             continue
         bits = 0
         # `seen` holds the near bits of the successors passed so far, shifted so that bit k
@@ -64,7 +64,8 @@ def transitive_reduction(succs: Sequence[Sequence[int]], window: int) -> list[li
             if v - u <= window:
                 bits |= ((near[v] << 1) | 1) << (v - u - 1)
         near[u] = bits & mask
-        reduced[u] = [v for v in targets if v not in implied]
+        if implied:
+            reduced[u] = [v for v in targets if v not in implied]
     return reduced
 
 
