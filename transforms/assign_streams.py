@@ -125,7 +125,11 @@ def _build_graph(block: Block) -> _Graph:
     preds: list[list[int]] = []
     exit_preds: list[int] = []
     for op in block.ops:
-        if isinstance(op, ge.ConstOp | stream.WaitTensorOp):
+        if isinstance(op, stream.WaitTensorOp):
+            # in block order, so that a chain of wait_tensors never recurses deeply
+            sources_of(op.output)
+            continue
+        if isinstance(op, ge.ConstOp):
             continue
         deps = list(dict.fromkeys(s for v in op.operands for s in sources_of(v)))
         if isinstance(op, func.ReturnOp):

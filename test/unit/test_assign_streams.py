@@ -619,6 +619,23 @@ def test_wait_tensor_edge_across_streams_becomes_one_event() -> None:
     assert pairs == [(0, 1), (1, 0)]
 
 
+def test_a_long_chain_of_wait_tensors_does_not_recurse() -> None:
+    """3000 npu_wait_tensor calls rebinding one handle, then one use: the sources of the
+    last wait are found in block order (a recursion down the chain overflowed Python's
+    stack)."""
+    g = GraphBuilder("main")
+    x = g.input("x", SHAPE)
+    with g.stream_switch("1"):
+        a = g.relu(x)
+    for _ in range(3000):
+        g.wait_tensor(x, a)
+    module = g.build([g.sigmoid(x)])
+    AssignStreamsPass().apply(make_context(), module)
+    verify_module(module, "<assigned>")
+    pairs = sorted((stream.stream_of(w.event.owner), stream.stream_of(w)) for w in waits_of(module))
+    assert pairs == [(0, 1), (1, 0)]  # the fork into "1", then relu -> sigmoid
+
+
 def test_single_mode() -> None:
     g = GraphBuilder("main")
     x = g.input("x", SHAPE)
