@@ -15,10 +15,14 @@ is parsed), at `--scaling-sizes` compute ops (1k, 10k and 100k by default):
 For mode `auto` the shapes carry no label; for mode `labels` they carry some (every other
 relu of `wide`, every other run of 16 ops of `deep`, runs of random labels in `random`), so
 that labels mode has streams and events to place.  It prints the time of the pass alone
-(`AssignStreamsPass.apply` on a fresh clone, best of --repeat) as microseconds per op with
-Python's cyclic GC off, which shows whether the pass itself is linear (a flat column), and
-with the GC on (what a user pays: a full collection scans the whole heap, so on a large
-module it costs more per op), then the ratio of the largest size to the smallest.
+(`AssignStreamsPass.apply` on a fresh clone, best of --repeat or more) as microseconds per
+op with Python's cyclic GC off, which shows whether the pass itself is linear (a flat
+row), and with the GC on (what a user pays: a full collection scans the whole heap, and how
+many a pass triggers depends on the heap it starts with), then the ratio of the largest
+size to the smallest.  The time is the process's CPU time (`--clock cpu`, the default: on
+a shared machine the wall clock also counts the time other processes hold the cores), or
+the wall clock (`--clock wall`).  The control row `walk` visits every op's operands,
+attributes and uses: its growth per op is the machine's (caches on a larger heap).
 
 **waits** (`--section waits`): graphs of about `--sizes` ops (1k and 10k by default) with
 parallel branches (a trunk that forks into 2..6 branches of relu / sigmoid / matmul chains
@@ -43,7 +47,8 @@ occasional all-reduce), for which it prints:
   `labels` (branch k > 0 under the label "L{k % 4}", the trunk unlabelled).
 
     python bench/streams.py [--section all|scaling|waits] [--scaling-sizes 1000 10000 100000]
-                            [--shapes wide deep random] [--sizes 1000 10000] [--repeat 3]
+                            [--shapes wide deep random] [--clock cpu|wall] [--sizes 1000 10000]
+                            [--repeat 3]
 """
 
 from __future__ import annotations
@@ -52,6 +57,7 @@ import argparse
 import contextlib
 import math
 import random
+import time
 from collections import Counter
 from collections.abc import Callable
 from functools import partial
@@ -344,10 +350,12 @@ def touch(module: ModuleOp) -> int:
     return seen
 
 
-def scaling(shapes: list[str], sizes: list[int], modes: list[Mode], repeat: int) -> None:
+def scaling(shapes: list[str], sizes: list[int], modes: list[Mode], repeat: int,
+            clock: str) -> None:
     ctx = make_context()
-    print(f"assign-streams, microseconds per compute op (the pass alone on a fresh clone, "
-          f"best of {repeat} to 30 runs), GC off and on; `walk` is the control")
+    what = "CPU time of this process" if clock == "cpu" else "wall-clock time"
+    print(f"assign-streams, microseconds per compute op ({what}; the pass alone on a fresh "
+          f"clone, best of {repeat} to 30 runs), GC off and on; `walk` is the control")
     header = " ".join(f"{f'{n:,}':>9s}" for n in sizes)
     print(f"{'shape':8s} {'mode':7s} {'GC':4s} {header}   {sizes[-1]:,} / {sizes[0]:,}",
           flush=True)
@@ -355,9 +363,17 @@ def scaling(shapes: list[str], sizes: list[int], modes: list[Mode], repeat: int)
     def best(fn: Callable[[ModuleOp], object], module: ModuleOp, gc_on: bool) -> float:
         # small sizes run more often (on a shared machine the best of many runs is the
         # figure least disturbed): at least `repeat` runs and about 2 s
-        first, _ = measure(fn, 1, setup=module.clone)
+        cpu: list[float] = []
+
+        def timed(m: ModuleOp) -> None:
+            start = time.process_time()
+            fn(m)
+            cpu.append(time.process_time() - start)
+
+        first, _ = measure(timed, 1, setup=module.clone)
         runs = max(repeat, min(30, math.ceil(2.0 / max(first, 1e-6))))
-        return measure(fn, runs, setup=module.clone, gc_enabled=gc_on).seconds
+        wall = measure(timed, runs, setup=module.clone, gc_enabled=gc_on).seconds
+        return min(cpu[1:]) if clock == "cpu" else wall
 
     for shape in shapes:
         rows: dict[tuple[str, bool], list[float]] = {}
@@ -390,9 +406,12 @@ def main() -> None:
     parser.add_argument("--modes", nargs="+", default=["labels", "auto"],
                         choices=["auto", "labels", "single"])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--clock", choices=["cpu", "wall"], default="cpu",
+                        help="scaling: CPU time of the process (default: steadier on a loaded "
+                             "machine) or wall-clock time")
     args = parser.parse_args()
     if args.section in ("all", "scaling"):
-        scaling(args.shapes, args.scaling_sizes, args.modes, args.repeat)
+        scaling(args.shapes, args.scaling_sizes, args.modes, args.repeat, args.clock)
     if args.section in ("all", "waits"):
         for size in args.sizes:
             for mode in args.modes:
