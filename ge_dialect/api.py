@@ -15,8 +15,10 @@ pass records (say, `assign-streams{report=true}`'s summary) stay on the module:
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from io import StringIO
 from typing import Any
 
@@ -153,6 +155,18 @@ def verify(module: ModuleOp, name: str = "<unknown>") -> None:
     verify_module(module, name)
 
 
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pauses Python's automatic cyclic garbage collection within the block (if it was on)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def compile(
     module: ModuleOp,
     pipeline: str | Sequence[ModulePass] | PassPipeline | None = None,
@@ -170,6 +184,11 @@ def compile(
     verification after each pass is up to it (ge-opt's callback calls `verify`).  A bad
     pipeline string raises `ValueError`; an error in a pass raises a `GeError` (`name`
     locates errors that carry no location of their own).
+
+    Python's cyclic garbage collector is paused while the passes run (`gc_paused`): a
+    full collection scans every object of the process, the module's included (on a graph
+    of 1,300 nodes one took a quarter of `fuse`'s time); the garbage the passes leave (erased ops)
+    is collected after them, on the collector's usual schedule.
     """
     if not isinstance(pipeline, PassPipeline):
         passes = _passes(DEFAULT_PIPELINE if pipeline is None else pipeline)
@@ -182,7 +201,8 @@ def compile(
     if verify:
         verify_module(module, name)
     try:
-        pipeline.apply(ctx or make_context(), module)
+        with gc_paused():
+            pipeline.apply(ctx or make_context(), module)
     except GeError:
         raise
     except DiagnosticException as e:

@@ -44,6 +44,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, AttributeInvT, Block, Operation, SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.traits import ConstantLike
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.utils.lexer import Input, Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
@@ -266,6 +267,20 @@ def op_error(op: Operation, message: str, fallback: str = "<unknown>") -> GeErro
 # discardable attributes), so an op whose key is unchanged needs no second run.
 _VERIFIED: weakref.WeakKeyDictionary[Operation, tuple[object, ...]] = weakref.WeakKeyDictionary()
 
+# The same knowledge by content, shared by every op of a class: `(class, key)` of non-constant
+# `ge` ops that passed (a graph's convs mostly share their types and properties, and a pass
+# that rebuilds an op makes a new one of the same kind).  A constant's key would hold its
+# data: a constant takes part only through `verifier_key_without_data()`, when its verifier
+# does not read the data (None when it does).  Bounded: emptied at `_PASSED_LIMIT` entries.
+_PASSED: dict[tuple[object, ...], None] = {}
+_PASSED_LIMIT = 4096
+
+
+def forget_verified() -> None:
+    """Forgets which ops passed (benchmarks start each run from an empty memory)."""
+    _VERIFIED.clear()
+    _PASSED.clear()
+
 
 def _verifier_inputs(op: Operation) -> tuple[object, ...]:
     return (
@@ -286,17 +301,27 @@ def _same(a: tuple[object, ...] | None, b: tuple[object, ...]) -> bool:
 def verify_located(module: Operation, fallback: str = "<unknown>") -> None:
     """Verifies innermost ops first and raises the first failure as a located GeError.
 
-    A `ge` op that passed before and whose types and properties are the same objects (or
-    equal ones) is not verified again, unless it ends its block (the terminator rule
-    depends on its position).
+    A `ge` op is not verified again when it passed before with the same types and
+    properties, or when another op of its class passed with equal ones (a constant: with
+    equal types, when its verifier does not read its data), unless it ends its block (the
+    terminator rule depends on its position).
     """
     for op in module.walk(reverse=False, region_first=True):
         memo = op.name.startswith("ge.") and not op.regions and not op.successors
+        shared: tuple[object, ...] | None = None
         if memo:
             key = _verifier_inputs(op)
             block = op.parent
-            if _same(_VERIFIED.get(op), key) and (block is None or block.last_op is not op):
-                continue
+            if block is None or block.last_op is not op:
+                if _same(_VERIFIED.get(op), key):
+                    continue
+                if not op.has_trait(ConstantLike):
+                    shared = (type(op), *key)
+                elif (data_free := getattr(op, "verifier_key_without_data", None)) is not None:
+                    shared = data_free()
+                if shared is not None and shared in _PASSED:
+                    _VERIFIED[op] = key
+                    continue
         try:
             op.verify(verify_nested_ops=False)
         except VerifyException as e:
@@ -305,6 +330,10 @@ def verify_located(module: Operation, fallback: str = "<unknown>") -> None:
             raise op_error(op, message, fallback) from None
         if memo:
             _VERIFIED[op] = key
+        if shared is not None:
+            if len(_PASSED) >= _PASSED_LIMIT:
+                _PASSED.clear()
+            _PASSED[shared] = None
 
 
 def check_dominance(module: Operation, fallback: str = "<unknown>") -> None:

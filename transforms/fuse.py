@@ -29,7 +29,10 @@ its location fuses theirs.  An assigned module (with `stream.id`) is refused.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import abc
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 from xdsl.context import Context
@@ -38,12 +41,12 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
-    op_type_rewrite_pattern,
 )
+from xdsl.rewriter import InsertPoint
+from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from ge_dialect import ge, stream
 from ge_dialect.utils import dtypes
@@ -56,41 +59,186 @@ from transforms.common import (
 )
 
 Conv = ge.Conv2DOp | ge.FusedConv2DOp
+_CONVS = (ge.Conv2DOp, ge.FusedConv2DOp)
+
+_FOLDING = (ge.BatchNormOp, ge.MulOp, ge.AddOp, ge.SubOp)
+"""Ops that may still fold into the conv before them (and so become a fusable conv)."""
 
 
 @dataclass
-class _FusableConv:
-    """A conv that can absorb more; `weights()` reads its constant weight and bias."""
+class _Folded:
+    """A folded weight or bias: its float64 values (already rounded to `type`), the op whose
+    fold made them (the new constant goes right before it, and is named like it) and the
+    number of ops absorbed before it (the constant takes the location the fused conv had
+    then)."""
 
-    op: Conv
+    values: np.ndarray
+    type: TensorType
+    at: Operation
+    absorbed_before: int
+
+
+@dataclass
+class _Fusion:
+    """A fused conv under construction: a conv and the ops it absorbed since, in order.
+
+    Every step checks what a fused conv rebuilt after the previous step would check, and a
+    fold rounds its results to the conv's type as that rebuilt conv's constants would hold
+    them, so absorbing a chain in one rewrite gives the same IR as one rewrite per op.
+    """
+
+    conv: Conv
     residual: SSAValue | None
+    absorbed: list[Operation] = field(default_factory=list)
+    activation: ge.Activation = ge.Activation.NONE
+    alpha: float | None = None
+    weight: _Folded | None = None
+    bias: _Folded | None = None
+    extending: bool = False
+    """Absorbing the ops after the one a pattern matched (see `FuseResidual.absorb`)."""
+
+    @staticmethod
+    def start(value: SSAValue) -> _Fusion | None:
+        """A fusion of the conv defining `value`, unless it is not a conv or already ends
+        with an activation."""
+        conv = value.owner
+        if type(conv) not in _CONVS:
+            return None
+        assert isinstance(conv, Conv)
+        if isinstance(conv, ge.FusedConv2DOp):
+            if conv.activation.data != ge.Activation.NONE:
+                return None
+            return _Fusion(conv, conv.residual)
+        return _Fusion(conv, None)
+
+    @property
+    def last(self) -> Operation:
+        return self.absorbed[-1] if self.absorbed else self.conv
+
+    @property
+    def value(self) -> SSAValue:
+        """The result of the fused conv so far."""
+        return self.last.results[0]
+
+    def accepts(self, user: Operation, value: SSAValue, allow_residual: bool = True) -> bool:
+        """Whether `user`, reading `value`, may fuse next: `value` is the fused result so far
+        and `user` its only user (so it is not a function result), with the same label."""
+        if value is not self.value or value.get_user_of_unique_use() is not user:
+            return False
+        if self.activation != ge.Activation.NONE:
+            return False
+        if self.residual is not None and not allow_residual:
+            return False
+        return same_label([self.conv, user])
 
     def weights(self) -> tuple[np.ndarray, np.ndarray | None] | None:
         """The logical OIHW weight and the bias as float64, or None unless both are readable
         constants (folding needs them; fusing an activation or a residual does not)."""
-        weight = logical_constant(self.op.filter)
-        bias = None if self.op.bias is None else logical_constant(self.op.bias)
-        if weight is None or (self.op.bias is not None and bias is None):
-            return None
-        return weight.astype(np.float64), None if bias is None else bias.astype(np.float64)
+        conv = self.conv
+        weight = (
+            self.weight.values
+            if self.weight is not None
+            else _float64(logical_constant(conv.filter))
+        )
+        if self.bias is not None:
+            bias: np.ndarray | None = self.bias.values
+        elif conv.bias is not None:
+            bias = _float64(logical_constant(conv.bias))
+            if bias is None:
+                return None
+        else:
+            bias = None
+        return None if weight is None else (weight, bias)
+
+    def fold(self, op: Operation, weight: np.ndarray | None, bias: np.ndarray | None) -> bool:
+        """Absorbs `op` with a new weight and/or bias (float64; None keeps the current one),
+        or returns False when folding is refused (a value the conv's type cannot hold)."""
+        conv = self.conv
+        folded: dict[str, _Folded] = {}
+        for key, values in (("filter", weight), ("bias", bias)):
+            if values is None:
+                continue
+            current = self.weight if key == "filter" else self.bias
+            operand = conv.filter if key == "filter" else conv.bias
+            if current is not None:
+                t = current.type
+            elif operand is not None:
+                assert isinstance(operand.type, TensorType)
+                t = operand.type
+            else:
+                t = TensorType(conv.output.type.element_type, [conv.output.type.get_shape()[1]])
+            rounded = _rounded(values, t, weights=key == "filter")
+            if rounded is None:
+                return False
+            folded[key] = _Folded(rounded.astype(np.float64), t, op, len(self.absorbed))
+        self.weight = folded.get("filter", self.weight)
+        self.bias = folded.get("bias", self.bias)
+        self.absorbed.append(op)
+        return True
+
+    def extend(self) -> None:
+        """Absorbs the ops after the last one for as long as one of the patterns can."""
+        self.extending = True
+        while (user := self.value.get_user_of_unique_use()) is not None:
+            if not any(step(self, user) for step in _STEPS):
+                return
+
+    def rebuild(self, rewriter: PatternRewriter) -> None:
+        """Replaces the conv and the absorbed ops by new constants and one fused conv."""
+        conv, last = self.conv, self.last
+        operands: dict[str, SSAValue | None] = {"filter": conv.filter, "bias": conv.bias}
+        for key, folded in (("filter", self.weight), ("bias", self.bias)):
+            if folded is None:
+                continue
+            dtype = dtypes.np_dtype(folded.type.element_type)
+            const = ge.ConstOp.from_numpy(folded.values.astype(dtype), folded.type)
+            const.location = fused_location([conv, *self.absorbed[: folded.absorbed_before]])
+            const.output.name_hint = folded.at.results[0].name_hint
+            rewriter.insert(const, InsertPoint.before(folded.at))
+            operands[key] = const.output
+        filter_ = operands["filter"]
+        assert filter_ is not None
+        fused = ge.FusedConv2DOp.like(
+            conv,
+            filter_,
+            operands["bias"],
+            self.residual,
+            last.results[0].type,
+            self.activation,
+            self.alpha,
+        )
+        label = conv.attributes.get(stream.LABEL)
+        if label is not None:
+            fused.attributes[stream.LABEL] = label
+        fused.location = fused_location([conv, *self.absorbed])
+        rewriter.replace(last, fused, [fused.output])
+        erased = [conv, *self.absorbed[:-1]]
+        producers = [v.owner for op in (*erased, last) for v in op.operands]
+        for op in reversed(erased):
+            rewriter.erase(op)
+        for producer in producers:  # old weights, BN parameters
+            if isinstance(producer, Operation):
+                _erase_if_dead(producer, rewriter)
 
 
-def _absorbable(
-    value: SSAValue, user: Operation, allow_residual: bool = True
-) -> _FusableConv | None:
-    """The conv defining `value` if `user` may fuse into it, else None."""
-    conv = value.owner
-    if not isinstance(conv, Conv) or value.get_user_of_unique_use() is not user:
-        return None
-    if isinstance(conv, ge.FusedConv2DOp):
-        if conv.activation.data != ge.Activation.NONE:
-            return None
-        if conv.residual is not None and not allow_residual:
-            return None
-    if not same_label([conv, user]):
-        return None
-    residual = conv.residual if isinstance(conv, ge.FusedConv2DOp) else None
-    return _FusableConv(conv, residual)
+def _erase_if_dead(op: Operation, rewriter: PatternRewriter) -> None:
+    """Erases `op` if it is trivially dead (unused and free of side effects), then the
+    producers of its operands that this leaves dead, as a greedy rewrite driver does."""
+    work = [op]
+    while work:
+        op = work.pop()
+        if op.parent is None or any(r.uses for r in op.results) or not is_trivially_dead(op):
+            continue
+        work.extend(v.owner for v in op.operands if isinstance(v.owner, Operation))
+        rewriter.erase(op)
+
+
+_Step = Callable[["_Fusion", Operation], bool]
+"""A pattern's `absorb`: takes one more op into a fusion, or returns False."""
+
+
+def _float64(array: np.ndarray | None) -> np.ndarray | None:
+    return None if array is None else array.astype(np.float64)
 
 
 def _rounded(values: np.ndarray, t: TensorType, weights: bool) -> np.ndarray | None:
@@ -103,66 +251,6 @@ def _rounded(values: np.ndarray, t: TensorType, weights: bool) -> np.ndarray | N
     if weights and np.any((out == 0) & (values != 0)):
         return None
     return out
-
-
-def _rebuild(
-    parts: _FusableConv,
-    last: Operation,
-    rewriter: PatternRewriter,
-    *,
-    weight: np.ndarray | None = None,
-    bias: np.ndarray | None = None,
-    residual: SSAValue | None = None,
-    activation: ge.Activation = ge.Activation.NONE,
-    alpha: float | None = None,
-) -> bool:
-    """Replaces `last` (the last matched op) by one fused conv; False when folding is refused.
-
-    `weight`/`bias` are the new float64 arrays (None keeps the conv's operand).
-    """
-    conv = parts.op
-    new_filter: SSAValue = conv.filter
-    new_bias: SSAValue | None = conv.bias
-    new_ops: list[Operation] = []
-    for key, values, operand in (("filter", weight, conv.filter), ("bias", bias, conv.bias)):
-        if values is None:
-            continue
-        t = (
-            operand.type
-            if operand is not None
-            else TensorType(conv.output.type.element_type, [conv.output.type.get_shape()[1]])
-        )
-        assert isinstance(t, TensorType)
-        rounded = _rounded(values, t, weights=key == "filter")
-        if rounded is None:
-            return False
-        const = ge.ConstOp.from_numpy(rounded, t)
-        const.location = conv.location
-        new_ops.append(const)
-        if key == "filter":
-            new_filter = const.output
-        else:
-            new_bias = const.output
-    fused = ge.FusedConv2DOp(
-        conv.input,
-        new_filter,
-        new_bias,
-        residual if residual is not None else parts.residual,
-        last.results[0].type,
-        activation,
-        alpha,
-        conv.strides.get_values(),
-        conv.pads.get_values(),
-        conv.dilations.get_values(),
-        conv.groups.value.data,
-    )
-    label = conv.attributes.get(stream.LABEL)
-    if label is not None:
-        fused.attributes[stream.LABEL] = label
-    fused.location = fused_location([conv, last])
-    rewriter.replace(last, [*new_ops, fused], [fused.output])
-    rewriter.erase(conv)
-    return True
 
 
 def _per_channel(array: np.ndarray | None, out: TensorType) -> np.ndarray | None:
@@ -181,7 +269,35 @@ def _by_channel(values: np.ndarray) -> np.ndarray:
     return values.reshape(-1, 1, 1, 1)
 
 
-class FoldBatchNorm(RewritePattern):
+def _fuse_from(op: Operation, steps: Sequence[_Step], rewriter: PatternRewriter) -> None:
+    """Tries each step in turn with each conv operand of `op`; on the first one that absorbs
+    `op`, extends the fusion past it and rewrites the chain once."""
+    for step in steps:
+        for value in dict.fromkeys(op.operands):
+            fusion = _Fusion.start(value)
+            if fusion is not None and step(fusion, op):
+                fusion.extend()
+                fusion.rebuild(rewriter)
+                return
+
+
+class _FusionPattern(RewritePattern, abc.ABC):
+    """Matches an op of `ANCHORS` that a conv operand can absorb, then the ops after it that
+    can fuse too (`_Fusion.extend`), and rewrites the whole chain once."""
+
+    ANCHORS: ClassVar[tuple[type[Operation], ...]]
+
+    @staticmethod
+    @abc.abstractmethod
+    def absorb(fusion: _Fusion, op: Operation) -> bool:
+        """Absorbs `op` into `fusion` if it can fuse next; False (and nothing changed) if not."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if type(op) in self.ANCHORS:
+            _fuse_from(op, (self.absorb,), rewriter)
+
+
+class FoldBatchNorm(_FusionPattern):
     """Folds an inference batch_norm into the conv before it.
 
       %c = ge.conv2d %x, %w : ... -> tensor<1x8x4x4xf32>
@@ -192,15 +308,16 @@ class FoldBatchNorm(RewritePattern):
       %y = ge.fused_conv2d %x, %w2 bias %b2 : ...
     """
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ge.BatchNormOp, rewriter: PatternRewriter) -> None:
-        parts = _absorbable(op.input, op, allow_residual=False)
-        weights = None if parts is None else parts.weights()
-        if parts is None or weights is None:
-            return
+    ANCHORS = (ge.BatchNormOp,)
+
+    @staticmethod
+    def absorb(fusion: _Fusion, op: Operation) -> bool:
+        if not isinstance(op, ge.BatchNormOp) or not fusion.accepts(op, op.input, False):
+            return False
+        weights = fusion.weights()
         params = [logical_constant(v) for v in (op.scale, op.offset, op.mean, op.variance)]
-        if any(p is None for p in params):
-            return
+        if weights is None or any(p is None for p in params):
+            return False
         gamma, beta, mean, var = (np.asarray(p, np.float64) for p in params)
         eps = float(np.float32(op.epsilon.value.data))
         weight, bias = weights
@@ -208,10 +325,10 @@ class FoldBatchNorm(RewritePattern):
             s = gamma / np.sqrt(var + eps)
             new_bias = ((np.zeros_like(s) if bias is None else bias) - mean) * s + beta
             new_weight = weight * _by_channel(s)
-        _rebuild(parts, op, rewriter, weight=new_weight, bias=new_bias)
+        return fusion.fold(op, new_weight, new_bias)
 
 
-class FoldScale(RewritePattern):
+class FoldScale(_FusionPattern):
     """Folds a multiplication by a per-channel constant into the conv's weight and bias.
 
       %c = ge.conv2d %x, %w bias %b : ...
@@ -220,25 +337,28 @@ class FoldScale(RewritePattern):
       %y = ge.fused_conv2d %x, %w2 bias %b2 : ...      (W' = W*s, b' = b*s)
     """
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ge.MulOp, rewriter: PatternRewriter) -> None:
+    ANCHORS = (ge.MulOp,)
+
+    @staticmethod
+    def absorb(fusion: _Fusion, op: Operation) -> bool:
+        if not isinstance(op, ge.MulOp):
+            return False
         for conv_value, other in operand_orders(op):
-            if conv_value.type != op.output.type:
+            if conv_value.type != op.output.type or not fusion.accepts(op, conv_value, False):
                 continue
             s = _per_channel(logical_constant(other), op.output.type)
-            parts = _absorbable(conv_value, op, allow_residual=False) if s is not None else None
-            weights = None if parts is None else parts.weights()
-            if s is None or parts is None or weights is None:
+            weights = None if s is None else fusion.weights()
+            if s is None or weights is None:
                 continue
             weight, bias = weights
             with np.errstate(all="ignore"):
                 new_weight = weight * _by_channel(s)
                 new_bias = None if bias is None else bias * s
-            _rebuild(parts, op, rewriter, weight=new_weight, bias=new_bias)
-            return
+            return fusion.fold(op, new_weight, new_bias)
+        return False
 
 
-class FoldShift(RewritePattern):
+class FoldShift(_FusionPattern):
     """Folds an addition or a subtraction of a per-channel constant into the conv.
 
       %c = ge.conv2d %x, %w : ...
@@ -251,32 +371,33 @@ class FoldShift(RewritePattern):
     the conv already has a residual: `t - (conv + b + r)` would need `-r`.
     """
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ge.AddOp | ge.SubOp, rewriter: PatternRewriter) -> None:
+    ANCHORS = (ge.AddOp, ge.SubOp)
+
+    @staticmethod
+    def absorb(fusion: _Fusion, op: Operation) -> bool:
         # (conv operand, constant operand, sign of the conv, sign of the constant)
         cases: tuple[tuple[SSAValue, SSAValue, int, int], ...]
         if isinstance(op, ge.AddOp):
             cases = tuple((conv_value, other, 1, 1) for conv_value, other in operand_orders(op))
-        else:
+        elif isinstance(op, ge.SubOp):
             cases = ((op.lhs, op.rhs, 1, -1), (op.rhs, op.lhs, -1, 1))
+        else:
+            return False
         for conv_value, other, conv_sign, shift_sign in cases:
             if conv_value.type != op.output.type:
                 continue
+            if not fusion.accepts(op, conv_value, allow_residual=conv_sign == 1):
+                continue
             t = _per_channel(logical_constant(other), op.output.type)
-            parts = (
-                _absorbable(conv_value, op, allow_residual=conv_sign == 1)
-                if t is not None
-                else None
-            )
-            weights = None if parts is None else parts.weights()
-            if t is None or parts is None or weights is None:
+            weights = None if t is None else fusion.weights()
+            if t is None or weights is None:
                 continue
             weight, bias = weights
             with np.errstate(all="ignore"):
                 new_bias = shift_sign * t if bias is None else conv_sign * bias + shift_sign * t
             new_weight = None if conv_sign == 1 else -weight
-            _rebuild(parts, op, rewriter, weight=new_weight, bias=new_bias)
-            return
+            return fusion.fold(op, new_weight, new_bias)
+        return False
 
 
 def _later(a: Operation, b: Operation, user: Operation) -> Operation:
@@ -289,7 +410,7 @@ def _later(a: Operation, b: Operation, user: Operation) -> Operation:
     return a
 
 
-class FuseResidual(RewritePattern):
+class FuseResidual(_FusionPattern):
     """Fuses a residual add into the conv that produces one of its operands.
 
         %c = ge.conv2d %x, %w bias %b : ...
@@ -298,25 +419,35 @@ class FuseResidual(RewritePattern):
         %y = ge.fused_conv2d %x, %w bias %b residual %r : ...
 
     The operands must have identical types; when both come from fusable convs, the conv
-    defined later absorbs the add (the other one is then computed before it).
+    defined later absorbs the add (the other one is then computed before it).  A chain
+    extended past its first op leaves an add whose other operand may still fold into a conv
+    (it comes from a batch_norm, mul, add or sub) for the add's own match, which sees it
+    final.
     """
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ge.AddOp, rewriter: PatternRewriter) -> None:
-        if not (op.lhs.type == op.rhs.type == op.output.type):
-            return
-        candidates = [
-            (fusable, other)
-            for conv_value, other in operand_orders(op)
-            if (fusable := _absorbable(conv_value, op, allow_residual=False)) is not None
-        ]
-        if not candidates:
-            return
-        (conv, other), *rest = candidates
-        for candidate in rest:  # both operands are fusable convs: the later one absorbs the add
-            if _later(conv.op, candidate[0].op, op) is candidate[0].op:
-                conv, other = candidate
-        _rebuild(conv, op, rewriter, residual=other)
+    ANCHORS = (ge.AddOp,)
+
+    @staticmethod
+    def absorb(fusion: _Fusion, op: Operation) -> bool:
+        if not isinstance(op, ge.AddOp) or not (op.lhs.type == op.rhs.type == op.output.type):
+            return False
+        for conv_value, other in operand_orders(op):
+            if not fusion.accepts(op, conv_value, allow_residual=False):
+                continue
+            if fusion.extending and type(other.owner) in _FOLDING:
+                return False
+            rival = _Fusion.start(other)
+            if (
+                rival is not None
+                and rival.residual is None
+                and rival.accepts(op, other, allow_residual=False)
+                and _later(fusion.last, rival.conv, op) is rival.conv
+            ):
+                return False  # both are fusable convs: the later one absorbs the add
+            fusion.residual = other
+            fusion.absorbed.append(op)
+            return True
+        return False
 
 
 _ACTIVATIONS: dict[type[Operation], ge.Activation] = {
@@ -328,7 +459,7 @@ _ACTIVATIONS: dict[type[Operation], ge.Activation] = {
 }
 
 
-class FuseActivation(RewritePattern):
+class FuseActivation(_FusionPattern):
     """Fuses relu, relu6 (or clip(0, 6)), leaky_relu or sigmoid into the conv before it.
 
       %c = ge.fused_conv2d %x, %w bias %b residual %r : ...
@@ -337,19 +468,48 @@ class FuseActivation(RewritePattern):
       %y = ge.fused_conv2d %x, %w bias %b residual %r activation relu : ...
     """
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(
-        self,
-        op: ge.ReluOp | ge.Relu6Op | ge.LeakyReluOp | ge.SigmoidOp | ge.ClipOp,
-        rewriter: PatternRewriter,
-    ) -> None:
+    ANCHORS = tuple(_ACTIVATIONS)
+
+    @staticmethod
+    def absorb(fusion: _Fusion, op: Operation) -> bool:
+        if type(op) not in _ACTIVATIONS or not fusion.accepts(op, op.operands[0]):
+            return False
         if isinstance(op, ge.ClipOp) and (op.min.value.data, op.max.value.data) != (0.0, 6.0):
+            return False
+        fusion.activation = _ACTIVATIONS[type(op)]
+        fusion.alpha = op.alpha.value.data if isinstance(op, ge.LeakyReluOp) else None
+        fusion.absorbed.append(op)
+        return True
+
+
+_PATTERNS: tuple[type[_FusionPattern], ...] = (
+    FoldBatchNorm,
+    FoldScale,
+    FoldShift,
+    FuseResidual,
+    FuseActivation,
+)
+_STEPS = tuple(p.absorb for p in _PATTERNS)
+"""What a chain tries next, in the order the walker tries the patterns."""
+
+_STEPS_BY_TYPE: dict[type[Operation], tuple[_Step, ...]] = {}
+for _pattern in _PATTERNS:
+    for _anchor in _pattern.ANCHORS:
+        _STEPS_BY_TYPE[_anchor] = (*_STEPS_BY_TYPE.get(_anchor, ()), _pattern.absorb)
+
+
+class FuseIntoConv(RewritePattern):
+    """The five patterns as one: the steps that can start at an op of this type, in the
+    order above (one dictionary lookup per op instead of five matches).  It also erases
+    trivially dead ops, as xDSL's greedy pattern applier does."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not any(r.uses for r in op.results) and is_trivially_dead(op):
+            _erase_if_dead(op, rewriter)
             return
-        parts = _absorbable(op.input, op)
-        if parts is None:
-            return
-        alpha = op.alpha.value.data if isinstance(op, ge.LeakyReluOp) else None
-        _rebuild(parts, op, rewriter, activation=_ACTIVATIONS[type(op)], alpha=alpha)
+        steps = _STEPS_BY_TYPE.get(type(op))
+        if steps is not None:
+            _fuse_from(op, steps, rewriter)
 
 
 @dataclass(frozen=True)
@@ -360,5 +520,6 @@ class FusePass(ModulePass):
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         refuse_assigned(op, self.name)
-        patterns = [FoldBatchNorm(), FoldScale(), FoldShift(), FuseResidual(), FuseActivation()]
-        PatternRewriteWalker(GreedyRewritePatternApplier(patterns)).rewrite_module(op)
+        # One walk in block order: a fusion absorbs its whole chain at once and places the
+        # fused op at the chain's end, so no op before it can match again.
+        PatternRewriteWalker(FuseIntoConv(), apply_recursively=False).rewrite_module(op)

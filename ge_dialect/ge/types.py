@@ -7,7 +7,9 @@ that derives physical shapes; `to_logical`/`to_physical` move data between the t
 
 from __future__ import annotations
 
+import functools
 import math
+from typing import cast
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -57,8 +59,11 @@ def physical_shape(t: TensorType) -> tuple[int, ...]:
     )
 
 
+@functools.lru_cache(maxsize=1024)
 def with_format(t: TensorType, fmt: Format | str, c0: int = 0, groups: int = 1) -> TensorType:
-    """`t` with another storage format (default formats drop the encoding)."""
+    """`t` with another storage format (default formats drop the encoding).
+
+    Types are immutable values: equal arguments give the same object (a cache)."""
     fmt = Format(fmt)
     if fmt in (Format.NCHW, Format.ND):
         return TensorType(t.element_type, t.get_shape())
@@ -84,6 +89,17 @@ def to_physical(t: TensorType, logical: np.ndarray) -> np.ndarray:
         return logical
     c0 = tensor_c0(t) if fmt in C0_FORMATS else None
     return layout.to_physical(logical, fmt.value, c0, tensor_groups(t))
+
+
+@functools.lru_cache(maxsize=256)
+def padding_mask(t: TensorType) -> np.ndarray:
+    """The lanes of `t`'s physical array that hold no logical element (True), which a stored
+    array keeps zero; all False for a format without padding."""
+    if tensor_format(t) in (Format.NCHW, Format.ND):
+        return np.zeros(physical_shape(t), dtype=bool)
+    mask = to_physical(t, np.ones(tuple(t.get_shape()), dtype=np_dtype(t.element_type))) == 0
+    mask.flags.writeable = False
+    return mask
 
 
 def verify_tensor_type(t: Attribute, what: str) -> TensorType:
@@ -121,12 +137,26 @@ def layout_str(t: TensorType) -> str:
     return str(t.encoding) if isinstance(t.encoding, FormatAttr) else tensor_format(t).value
 
 
-def dense_from_numpy(array: np.ndarray, element_type: Attribute) -> DenseIntOrFPElementsAttr:
-    """A dense attribute holding `array` (O(bytes): built from `tobytes()`, never a list)."""
+def dense_from_numpy(
+    array: np.ndarray, element_type: Attribute, like: TensorType | None = None
+) -> DenseIntOrFPElementsAttr:
+    """A dense attribute holding `array` (O(bytes): built from `tobytes()`, never a list).
+
+    `like`, a tensor type without encoding of the array's shape and element type, is used
+    as the attribute's type instead of building an equal one."""
     if not isinstance(element_type, IntegerType | AnyFloat):
         raise ValueError(f"element type {element_type} cannot hold dense data")
     data = np.ascontiguousarray(array, dtype=np_dtype(element_type)).tobytes()
-    return DenseIntOrFPElementsAttr(TensorType(element_type, array.shape), BytesAttr(data))
+    if not (
+        like is not None
+        and like.element_type == element_type
+        and isinstance(like.encoding, NoneAttr)
+        and tuple(like.get_shape()) == array.shape
+    ):
+        like = TensorType(element_type, array.shape)
+    return DenseIntOrFPElementsAttr(
+        cast("TensorType[IntegerType | AnyFloat]", like), BytesAttr(data)
+    )
 
 
 def dense_to_numpy(attr: DenseIntOrFPElementsAttr) -> np.ndarray:

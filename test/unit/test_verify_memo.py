@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
-from xdsl.dialects.builtin import FloatAttr, TensorType, f16, f32
-from xdsl.rewriter import Rewriter
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, TensorType, f16, f32
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect import ge, stream
 from ge_dialect.diagnostics import GeError, LocatingParser, verify_located
@@ -78,3 +80,46 @@ def test_an_op_that_ends_its_block_is_always_verified():
     ret.detach()  # the sigmoid now ends the function body: not a terminator
     with pytest.raises(GeError, match="not a terminator"):
         verify_located(module)
+
+
+def test_an_op_like_one_that_passed_is_not_verified(monkeypatch):
+    module, relu, _ = parse()
+    verify_located(module)
+    twin = ge.ReluOp(relu.input)  # a new op, same class, types and properties
+    Rewriter.insert_op(twin, InsertPoint.after(relu))
+    calls = count_verifies(monkeypatch, twin)
+    verify_located(module)
+    assert calls == {twin: 0}
+
+
+def test_a_constant_like_one_that_passed_is_not_verified_unless_it_has_padding(monkeypatch):
+    module, relu, _ = parse()
+    const = ge.ConstOp(DenseIntOrFPElementsAttr.from_list(TensorType(f32, [4]), [1.0] * 4))
+    padded_type = TensorType(f32, [1, 2, 1, 1], ge.FormatAttr(ge.Format.NC1HWC0))
+    padded = ge.ConstOp.from_numpy(np.ones((1, 2, 1, 1), np.float32), padded_type)
+    for op in (const, padded):
+        Rewriter.insert_op(op, InsertPoint.before(relu))
+    verify_located(module)
+    twin = ge.ConstOp(const.value)  # ND: its verifier reads types only
+    padded_twin = ge.ConstOp(padded.value, padded_type)  # NC1HWC0: it reads the padding
+    for op in (twin, padded_twin):
+        Rewriter.insert_op(op, InsertPoint.before(relu))
+    calls = count_verifies(monkeypatch, twin, padded_twin)
+    verify_located(module)
+    assert calls == {twin: 0, padded_twin: 1}
+
+
+def test_a_constant_with_nonzero_padding_fails_and_nan_in_data_lanes_passes():
+    padded_type = TensorType(f32, [1, 2, 1, 1], ge.FormatAttr(ge.Format.NC1HWC0))
+    nan_data = ge.ConstOp.from_numpy(np.full((1, 2, 1, 1), np.nan, np.float32), padded_type)
+    nan_data.verify()  # NaN in the two logical lanes, zeros in the 14 padding lanes
+    physical = np.zeros((1, 1, 1, 1, 16), np.float32)
+    physical[..., 5] = 1.0  # a padding lane (C = 2)
+    bad = ge.ConstOp(
+        DenseIntOrFPElementsAttr.from_list(
+            TensorType(f32, physical.shape), physical.ravel().tolist()
+        ),
+        padded_type,
+    )
+    with pytest.raises(VerifyException, match="nonzero padding lanes"):
+        bad.verify()

@@ -722,3 +722,82 @@ func.func @scale_shift_relu(%x: tensor<1x1x2x2xf32>) -> tensor<1x2x2x2xf32> {
   %y = ge.relu %a : tensor<1x2x2x2xf32>
   func.return %y : tensor<1x2x2x2xf32>
 }
+
+// -----
+
+// Each side of the add is a conv + batch_norm (s = 1, so the weights stay): the chain that
+// reaches the add first (conv %c1's) stops there, because the other operand may still fold
+// into a conv; the add's own match then sees both as fused convs and the later one (%c2's,
+// placed where its batch_norm was) absorbs it, as in the two cases above.
+// CHECK-LABEL: func.func @residual_two_folded_convs(
+// CHECK-SAME:  %[[X:.*]]: tensor<1x2x2x2xf32>, %[[Z:.*]]: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
+// CHECK:         %[[F1:.*]] = ge.fused_conv2d %[[X]], %{{.*}} bias %{{.*}} : tensor<1x2x2x2xf32>, tensor<2x2x1x1xf32>, tensor<2xf32> -> tensor<1x2x2x2xf32>
+// CHECK:         %[[F2:.*]] = ge.fused_conv2d %[[Z]], %{{.*}} bias %{{.*}} residual %[[F1]] activation relu : tensor<1x2x2x2xf32>, tensor<2x2x1x1xf32>, tensor<2xf32> -> tensor<1x2x2x2xf32>
+// CHECK-NEXT:    func.return %[[F2]] : tensor<1x2x2x2xf32>
+// CHECK-NOT:     ge.batch_norm
+// CHECK-NOT:     ge.add
+func.func @residual_two_folded_convs(%x: tensor<1x2x2x2xf32>, %z: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
+  %w1 = ge.const dense<1.0> : tensor<2x2x1x1xf32>
+  %w2 = ge.const dense<2.0> : tensor<2x2x1x1xf32>
+  %one = ge.const dense<1.0> : tensor<2xf32>
+  %zero = ge.const dense<0.0> : tensor<2xf32>
+  %c1 = ge.conv2d %x, %w1 : tensor<1x2x2x2xf32>, tensor<2x2x1x1xf32> -> tensor<1x2x2x2xf32>
+  %c2 = ge.conv2d %z, %w2 : tensor<1x2x2x2xf32>, tensor<2x2x1x1xf32> -> tensor<1x2x2x2xf32>
+  %b1 = ge.batch_norm %c1, %one, %zero, %zero, %one epsilon 0.0 : (tensor<1x2x2x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x2x2xf32>
+  %b2 = ge.batch_norm %c2, %one, %zero, %zero, %one epsilon 0.0 : (tensor<1x2x2x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x2x2xf32>
+  %y = ge.add %b1, %b2 : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %r = ge.relu %y : tensor<1x2x2x2xf32>
+  func.return %r : tensor<1x2x2x2xf32>
+}
+
+// -----
+
+// One chain through every kind of step: batch_norm, scale, shift, residual add, shift after
+// the residual, activation.  W = 1; BN: s = 2 / sqrt(3 + 1) = 1, b = 0 - 1 + 0.5 = -0.5;
+// scale by 4: W = 4, b = -2; add 3: b = 1; residual %r; sub 0.5: b = 0.5; then relu6.  The
+// constants take the locations and names of the ops whose folds made them last.
+// CHECK-LABEL: func.func @chain_of_every_step(
+// CHECK-SAME:  %[[X:.*]]: tensor<1x1x2x2xf32>, %[[R:.*]]: tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32> {
+// CHECK-NEXT:    %[[W:.*]] = ge.const dense<4.000000e+00> : tensor<1x1x1x1xf32>
+// CHECK-NEXT:    %[[B:.*]] = ge.const dense<5.000000e-01> : tensor<1xf32>
+// CHECK-NEXT:    %[[Y:.*]] = ge.fused_conv2d %[[X]], %[[W]] bias %[[B]] residual %[[R]] activation relu6 : tensor<1x1x2x2xf32>, tensor<1x1x1x1xf32>, tensor<1xf32> -> tensor<1x1x2x2xf32>
+// CHECK-NEXT:    func.return %[[Y]] : tensor<1x1x2x2xf32>
+// CHECK-NEXT:  }
+// LOC-LABEL: func.func @chain_of_every_step(
+// LOC:         ge.const dense<4.000000e+00> {{.*}} loc(fused["{{.*}}fuse.mlir":[[# @LINE + 12]]:3, "{{.*}}fuse.mlir":[[# @LINE + 13]]:3])
+// LOC-NEXT:    ge.const dense<5.000000e-01> {{.*}} loc(fused["{{.*}}fuse.mlir":[[# @LINE + 11]]:3, "{{.*}}fuse.mlir":[[# @LINE + 12]]:3, "{{.*}}fuse.mlir":[[# @LINE + 13]]:3, "{{.*}}fuse.mlir":[[# @LINE + 14]]:3, "{{.*}}fuse.mlir":[[# @LINE + 15]]:3])
+// LOC-NEXT:    ge.fused_conv2d {{.*}} loc(fused["{{.*}}fuse.mlir":[[# @LINE + 10]]:3, "{{.*}}fuse.mlir":[[# @LINE + 11]]:3, "{{.*}}fuse.mlir":[[# @LINE + 12]]:3, "{{.*}}fuse.mlir":[[# @LINE + 13]]:3, "{{.*}}fuse.mlir":[[# @LINE + 14]]:3, "{{.*}}fuse.mlir":[[# @LINE + 15]]:3, "{{.*}}fuse.mlir":[[# @LINE + 16]]:3])
+func.func @chain_of_every_step(%x: tensor<1x1x2x2xf32>, %r: tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32> {
+  %w = ge.const dense<1.0> : tensor<1x1x1x1xf32>
+  %gamma = ge.const dense<2.0> : tensor<1xf32>
+  %beta = ge.const dense<0.5> : tensor<1xf32>
+  %mean = ge.const dense<1.0> : tensor<1xf32>
+  %var = ge.const dense<3.0> : tensor<1xf32>
+  %scale = ge.const dense<4.0> : tensor<1x1x1x1xf32>
+  %three = ge.const dense<3.0> : tensor<1xf32>
+  %half = ge.const dense<0.5> : tensor<1x1x1x1xf32>
+  %c = ge.conv2d %x, %w : tensor<1x1x2x2xf32>, tensor<1x1x1x1xf32> -> tensor<1x1x2x2xf32>
+  %b = ge.batch_norm %c, %gamma, %beta, %mean, %var epsilon 1.0 : (tensor<1x1x2x2xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x2x2xf32>
+  %m = ge.mul %b, %scale : (tensor<1x1x2x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x2x2xf32>
+  %a = ge.add %three, %m : (tensor<1xf32>, tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
+  %res = ge.add %a, %r : (tensor<1x1x2x2xf32>, tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
+  %s = ge.sub %res, %half : (tensor<1x1x2x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x2x2xf32>
+  %y = ge.relu6 %s : tensor<1x1x2x2xf32>
+  func.return %y : tensor<1x1x2x2xf32>
+}
+
+// -----
+
+// Like a greedy rewrite driver, --fuse erases trivially dead ops, dead chains included (not
+// ops with side effects).
+// CHECK-LABEL: func.func @dead_code(
+// CHECK-SAME:  %[[X:.*]]: tensor<4xf32>) -> tensor<4xf32> {
+// CHECK-NEXT:    func.return %[[X]] : tensor<4xf32>
+// CHECK-NEXT:  }
+func.func @dead_code(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %a = ge.relu %x : tensor<4xf32>
+  %b = ge.sigmoid %a : tensor<4xf32>
+  %k = ge.const dense<1.0> : tensor<4xf32>
+  %c = ge.add %b, %k : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  func.return %x : tensor<4xf32>
+}
