@@ -283,19 +283,14 @@ def forget_verified() -> None:
 
 
 def _verifier_inputs(op: Operation) -> tuple[object, ...]:
+    # list displays, not generators: this runs for every op at every verification
     return (
-        *(v.type for v in op.operands),
+        *[v.type for v in op.operands],
         None,
-        *(r.type for r in op.results),
+        *[r.type for r in op.results],
         None,
         *op.properties.items(),
     )
-
-
-def _same(a: tuple[object, ...] | None, b: tuple[object, ...]) -> bool:
-    if a is None or len(a) != len(b):
-        return False
-    return all(x is y or x == y for x, y in zip(a, b, strict=True))
 
 
 def verify_located(module: Operation, fallback: str = "<unknown>") -> None:
@@ -313,7 +308,7 @@ def verify_located(module: Operation, fallback: str = "<unknown>") -> None:
             key = _verifier_inputs(op)
             block = op.parent
             if block is None or block.last_op is not op:
-                if _same(_VERIFIED.get(op), key):
+                if _VERIFIED.get(op) == key:  # items compare by identity first
                     continue
                 if not op.has_trait(ConstantLike):
                     shared = (type(op), *key)
