@@ -8,14 +8,40 @@ its op.
 
 from __future__ import annotations
 
+from xdsl.dialects import func
 from xdsl.ir import Operation
 
-from ge_dialect.diagnostics import check_dominance, verify_located
+from ge_dialect.diagnostics import check_dominance, op_error, verify_located
 from ge_dialect.stream import verify_streams
 
 
 def verify_module(module: Operation, fallback: str = "<unknown>") -> None:
     """Raises a located GeError for the first rule `module` breaks."""
+    check_function_bodies(module, fallback)
     verify_located(module, fallback)
     check_dominance(module, fallback)
     verify_streams(module)
+
+
+def check_function_bodies(module: Operation, fallback: str = "<unknown>") -> None:
+    """MLIR's rules for function bodies that xDSL 0.75 does not check.
+
+    A block of a body must hold at least its terminator (mlir-opt: "empty block: expect at
+    least a terminator"), and a function without a body is a declaration, which must not be
+    public (xDSL parses `func.func @f() {}` as one, and would print text mlir-opt rejects).
+    """
+    for op in module.walk():
+        if not isinstance(op, func.FuncOp):
+            continue
+        if not op.body.blocks:
+            visibility = op.sym_visibility
+            if visibility is None or visibility.data == "public":
+                raise op_error(
+                    op,
+                    "symbol declaration cannot have public visibility (a function without "
+                    "a body is a declaration: give it a body or make it private)",
+                    fallback,
+                )
+        for block in op.body.blocks:
+            if block.first_op is None:
+                raise op_error(op, "empty block: expect at least a terminator", fallback)

@@ -88,6 +88,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ge_dialect import ge
+from ge_dialect.diagnostics import op_error
 from ge_dialect.utils.dtypes import itemsize
 from ge_dialect.utils.hypercut import SINK, SOURCE, min_hypercut
 from transforms.common import constant_of, refuse_assigned
@@ -470,6 +471,13 @@ class ToNC1HWC0Pass(ModulePass):
         if any(isinstance(o, ge.TransDataOp) for o in op.walk()):
             _simplify_conversions(op)  # the input's own inverse pairs, before the cut
         called = {c.callee.string_value() for c in op.walk() if isinstance(c, func.CallOp)}
+        for fn in op.walk():
+            if isinstance(fn, func.FuncOp) and len(fn.body.blocks) > 1:
+                raise op_error(
+                    fn,
+                    f"has {len(fn.body.blocks)} blocks: --{self.name} handles function "
+                    "bodies of one block only",
+                )
         for fn in op.walk():
             if isinstance(fn, func.FuncOp) and fn.body.blocks:
                 # A called function keeps its signature, so that its call sites stay valid.

@@ -869,3 +869,21 @@ func.func @shared_bias(%x: tensor<1x2x2x2xf32>) -> (tensor<1x2x2x2xf32>, tensor<
   %c2 = ge.conv2d %x, %w bias %b : tensor<1x2x2x2xf32>, tensor<2x2x1x1xf32>, tensor<2xf32> -> tensor<1x2x2x2xf32>
   func.return %y1, %c2 : tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>
 }
+
+// -----
+
+// Elementwise ops on rank-0 and rank-1 values with a constant have no channel dimension:
+// nothing to fold, and no conv; the pass leaves them (it once read a channel dim that does
+// not exist).
+// CHECK-LABEL: func.func @rank0_and_rank1_constants(
+// CHECK:         ge.add
+// CHECK:         ge.mul
+// CHECK:         ge.sub
+func.func @rank0_and_rank1_constants(%x: tensor<4xf32>, %s: tensor<f32>) -> (tensor<4xf32>, tensor<f32>, tensor<4xf32>) {
+  %k = ge.const dense<2.0> : tensor<4xf32>
+  %k0 = ge.const dense<2.0> : tensor<f32>
+  %a = ge.add %x, %k : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %m = ge.mul %s, %k0 : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %b = ge.sub %k, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  func.return %a, %m, %b : tensor<4xf32>, tensor<f32>, tensor<4xf32>
+}

@@ -5,6 +5,7 @@
 // ge-opt usage error (exit 2, tested in test_ge_opt.py).
 // RUN: ge-opt %s --split-input-file --to-nc1hwc0 --elide-constants-if-larger=1 | filecheck %s
 // RUN: ge-opt %s --split-input-file --to-nc1hwc0 --print-op-generic | %mlir-opt --split-input-file -o /dev/null
+// RUN: ge-opt %s --split-input-file --to-nc1hwc0 | ge-opt --split-input-file -o /dev/null
 // RUN: not ge-opt %s --to-nc1hwc0=boundary=foo 2>&1 | filecheck %s --check-prefix=BAD
 
 // BAD: {{^}}ge-opt: error: to-nc1hwc0: boundary must be keep or nc1hwc0, got 'foo'{{$}}
@@ -58,3 +59,21 @@ func.func @rank3_channel_constant(%x: tensor<1x16x2x2xf16>) -> tensor<1x16x2x2xf
   func.return %z : tensor<1x16x2x2xf16>
 }
 
+
+// -----
+
+// NaN and inf are data: weights and a per-channel constant holding them convert like any
+// other (the verifier checks that padding lanes are zero, not that data lanes equal
+// themselves), and the output re-parses (checked by the generic RUN line above).
+// CHECK-LABEL: func.func @nan_and_inf_are_data(
+// CHECK:         ge.const #ge.elided : tensor<2x2x1x1xf32, #ge.format<FRACTAL_Z>>
+// CHECK:         ge.const #ge.elided : tensor<1x2x1x1xf32, #ge.format<NC1HWC0>>
+// CHECK:         ge.conv2d {{.*}} -> tensor<1x2x2x2xf32, #ge.format<NC1HWC0>>
+// CHECK:         ge.add {{.*}} -> tensor<1x2x2x2xf32, #ge.format<NC1HWC0>>
+func.func @nan_and_inf_are_data(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
+  %w = ge.const dense<[[[[0x7FC00000]], [[1.0]]], [[[0x7F800000]], [[-2.0]]]]> : tensor<2x2x1x1xf32>
+  %t = ge.const dense<[[[0x7FC00000]], [[0xFF800000]]]> : tensor<2x1x1xf32>
+  %c = ge.conv2d %x, %w : tensor<1x2x2x2xf32>, tensor<2x2x1x1xf32> -> tensor<1x2x2x2xf32>
+  %y = ge.add %c, %t : (tensor<1x2x2x2xf32>, tensor<2x1x1xf32>) -> tensor<1x2x2x2xf32>
+  func.return %y : tensor<1x2x2x2xf32>
+}
