@@ -15,31 +15,41 @@ the innermost wins, as TorchAir's `npu_stream_switch`.  `wait_tensor(x, dep)` is
 uses the wait's result (ops built before are unaffected).
 
 Function arguments and results carry their names as `{ge.name = "..."}`, the keys later
-tools use for `.npz` inputs and outputs.
+tools use for `.npz` inputs and outputs.  Every op is located at the line of the caller's
+code that built it (`file:line:col`, the first frame outside `ge_dialect`), so a verifier
+error at `build()` points there.  A mistake (a duplicate input name, a shape that is not a
+list of integers, a dimension above 2^63 - 1) raises `GeError`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import math
+import os
 import re
-from collections.abc import Iterator, Sequence
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from types import CodeType
 
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
+    FileLineColLoc,
     FunctionType,
+    IntAttr,
     ModuleOp,
     StringAttr,
     TensorType,
+    UnknownLoc,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from ge_dialect import ge, stream
-from ge_dialect.diagnostics import GeError
+from ge_dialect.diagnostics import MAX_DIMENSION, GeError
 from ge_dialect.utils import dtypes, shapes
 
 NAME = "ge.name"
@@ -81,11 +91,72 @@ class Tensor:
         return f"Tensor({self.name or '?'}: {self.type})"
 
 
+def _check_name(name: object) -> None:
+    """A GeError unless `name` is text that can be printed (a str with no lone surrogate)."""
+    if not isinstance(name, str):
+        raise GeError(f"error: a name must be a str, got {type(name).__name__} {name!r}")
+    if not name.isascii():
+        try:
+            name.encode()
+        except UnicodeEncodeError:
+            raise GeError(f"error: name {name!r} is not valid Unicode text") from None
+
+
 def _name_hint(name: str | None) -> str | None:
+    """An SSA name hint for `name` (other characters become `_`)."""
     if name is None:
         return None
+    _check_name(name)
     hint = re.sub(r"[^A-Za-z0-9_$.]", "_", name)
     return hint if _IDENTIFIER.fullmatch(hint) and not hint[0].isdigit() else f"v_{hint}"
+
+
+def _dims(shape: object, what: str, inferred: bool = False) -> list[int]:
+    """`shape` as a list of dims in [0, 2^63 - 1] (also -1 when `inferred`), else a GeError.
+
+    Python and numpy integers are dims; bools, floats, strings and None are not.
+    """
+    not_a_list = GeError(f"error: the shape of {what} must be a list of integers, got {shape!r}")
+    if not isinstance(shape, Iterable) or isinstance(shape, str | bytes):
+        raise not_a_list
+    items = list(shape)
+    dims = [int(d) for d in items if isinstance(d, int | np.integer) and not isinstance(d, bool)]
+    if len(dims) < len(items):
+        raise not_a_list
+    for d in dims:
+        if d > MAX_DIMENSION:
+            raise GeError(f"error: dimension {d} of {what} exceeds 2^63 - 1")
+        if d < (-1 if inferred else 0):
+            allowed = " (only -1, inferred, may be negative)" if inferred else ""
+            raise GeError(f"error: the shape of {what} has a negative dimension {d}{allowed}")
+    return dims
+
+
+_PACKAGE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "")
+
+
+@functools.lru_cache(maxsize=256)
+def _positions(code: CodeType) -> tuple[tuple[int | None, ...], ...]:
+    """Source positions of `code`'s instructions (Python 3.11+; none before)."""
+    positions = getattr(code, "co_positions", None)
+    return tuple(positions()) if positions is not None else ()
+
+
+def _caller_location() -> FileLineColLoc | UnknownLoc:
+    """`file:line:col` of the innermost frame outside `ge_dialect` (the user's call)."""
+    frame = sys._getframe(1)
+    while frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        if frame.f_back is None:
+            return UnknownLoc()
+        frame = frame.f_back
+    positions = _positions(frame.f_code)
+    index = frame.f_lasti // 2
+    col = positions[index][2] if index < len(positions) else None
+    return FileLineColLoc(
+        StringAttr(frame.f_code.co_filename),
+        IntAttr(frame.f_lineno),
+        IntAttr(col + 1 if col is not None else 1),
+    )
 
 
 _ACTIVE: contextvars.ContextVar[tuple[GraphBuilder, ...]] = contextvars.ContextVar(
@@ -105,11 +176,13 @@ class GraphBuilder:
     """Builds one function of `ge` ops; `build(outputs)` returns a verified module.
 
     `with GraphBuilder() as b:` makes `b` the active builder, on which `ge_dialect.scope`'s
-    `npu_stream_switch` and `npu_wait_tensor` act.
+    `npu_stream_switch` and `npu_wait_tensor` act.  With `locate=False` ops are left
+    unlocated (`UnknownLoc`), for a frontend that locates them itself.
     """
 
-    def __init__(self, name: str = "main"):
+    def __init__(self, name: str = "main", locate: bool = True):
         self.name = name
+        self.locate = locate
         self.block = Block()
         self._inputs: list[tuple[str, TensorType]] = []
         self._scopes: list[stream.LabelAttr] = []
@@ -133,12 +206,15 @@ class GraphBuilder:
         format: str | None = None,
         c0: int = 0,
     ) -> Tensor:
-        """A function argument called `name`."""
-        t = TensorType(element_type(dtype), list(shape))
+        """A function argument called `name`; names are unique."""
+        hint = _name_hint(name)
+        if any(name == known for known, _ in self._inputs):
+            raise GeError(f"error: duplicate input name '{name}'")
+        t = TensorType(element_type(dtype), _dims(shape, f"input '{name}'"))
         if format is not None:
             t = ge.with_format(t, format, c0)
         arg = self.block.insert_arg(t, len(self.block.args))
-        arg.name_hint = _name_hint(name)
+        arg.name_hint = hint
         self._inputs.append((name, t))
         return Tensor(self, arg, name)
 
@@ -362,7 +438,7 @@ class GraphBuilder:
 
     def reshape(self, x: Tensor, shape: Sequence[int], name: str | None = None) -> Tensor:
         """Reshape to `shape`; one dim may be -1 (inferred)."""
-        shape = list(shape)
+        shape = _dims(shape, "the reshape target", inferred=True)
         if shape.count(-1) > 1:
             raise GeError(f"error: reshape to {shape}: at most one dim may be -1")
         if -1 in shape:
@@ -444,7 +520,10 @@ class GraphBuilder:
         )
         if len(names) != len(outputs):
             raise GeError(f"error: {len(outputs)} outputs but {len(names)} output names")
-        self.block.add_op(func.ReturnOp(*[t.value for t in outputs]))
+        for n in names:
+            _check_name(n)
+        ret = func.ReturnOp(*[t.value for t in outputs])
+        self.block.add_op(ret)
         fn = func.FuncOp(
             self.name,
             FunctionType.from_lists([t for _, t in self._inputs], [t.type for t in outputs]),
@@ -452,6 +531,8 @@ class GraphBuilder:
             arg_attrs=ArrayAttr([_named(n) for n, _ in self._inputs]),
             res_attrs=ArrayAttr([_named(n) for n in names]),
         )
+        if self.locate:
+            ret.location = fn.location = _caller_location()
         module = ModuleOp([fn])
         self._built = True
         if verify:
@@ -465,10 +546,20 @@ class GraphBuilder:
     def _insert(self, op: Operation, name: str | None) -> None:
         if self._built:
             raise GeError("error: this GraphBuilder has already built its module")
+        for result in op.results:  # a type no parser would read back
+            if isinstance(result.type, TensorType):
+                for d in result.type.get_shape():
+                    if d > MAX_DIMENSION:
+                        raise GeError(
+                            f"error: dimension {d} of the result of '{op.name}' exceeds 2^63 - 1"
+                        )
         if self._scopes:
             op.attributes[stream.LABEL] = self._scopes[-1]
+        hint = _name_hint(name)
         for result in op.results:
-            result.name_hint = _name_hint(name)
+            result.name_hint = hint
+        if self.locate:
+            op.location = _caller_location()
         self.block.add_op(op)
 
     def _emit(self, op: Operation, name: str | None) -> Tensor:

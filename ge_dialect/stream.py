@@ -49,7 +49,7 @@ from xdsl.traits import MemoryReadEffect, MemoryWriteEffect
 from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect.diagnostics import location_str, op_error
-from ge_dialect.utils.parsing import parse_parameter_list, parse_string
+from ge_dialect.utils.parsing import parse_i64, parse_parameter_list, parse_string
 
 LABEL = "stream.label"
 """The discardable attribute holding a user stream label."""
@@ -89,7 +89,7 @@ class LabelAttr(ParametrizedAttribute):
                     parser,
                     "label",
                     {
-                        "priority": lambda: parser.parse_integer(allow_boolean=False),
+                        "priority": lambda: parse_i64(parser),
                         "inner_parallel": lambda: int(parser.parse_boolean()),
                     },
                 )
@@ -124,7 +124,7 @@ class StreamIdAttr(ParametrizedAttribute):
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
             pos = parser.pos
-            value = parser.parse_integer(allow_boolean=False)
+            value = parse_i64(parser)
             if value < 0:
                 parser.raise_error(
                     f"a stream id must be non-negative, got {value}", pos, parser.pos

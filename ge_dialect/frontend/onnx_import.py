@@ -3,7 +3,8 @@
     module = import_onnx("model.onnx", input_shapes={"x": [1, 3, 224, 224]})
 
 Every op is built through `GraphBuilder`, which infers result types; shapes come from that
-inference, never from the model's `value_info`.  Opsets 11 to 21 of the default domain are
+inference, never from the model's `value_info` (a graph output's declared element type and
+dims are checked against it).  Opsets 11 to 21 of the default domain are
 read; the supported ops are
 
     Conv, BatchNormalization (inference), Relu, Clip, LeakyRelu, Sigmoid, Add, Sub, Mul,
@@ -28,8 +29,14 @@ Mapping decisions:
 
 Each op built for a node is located at `NameLoc(node name)` (`<op_type>_<index>` for
 unnamed nodes); function arguments and results carry the ONNX input/output names as
-`{ge.name = ...}`.  Everything the op set lacks is collected over the whole graph and
-reported in one `GeError` naming every offending node.
+`{ge.name = ...}`.  A name that is not valid UTF-8 (protobuf does not check) is read with
+its invalid bytes as `\\xNN` escapes.  Everything the op set lacks is collected over the
+whole graph and reported in one `GeError` naming every offending node.
+
+A malformed graph is a `GeError` naming the value: a graph input or initializer declared
+twice, a value defined twice (by two nodes, or by a node and a graph input or initializer),
+an initializer with a negative dimension, a graph output declared with another element type
+or dims than it computes, a dimension above 2^63 - 1 (given, or computed from attributes).
 """
 
 from __future__ import annotations
@@ -45,7 +52,7 @@ from xdsl.ir import Operation
 from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect.builder import GraphBuilder, Tensor
-from ge_dialect.diagnostics import GeError
+from ge_dialect.diagnostics import MAX_DIMENSION, GeError
 from ge_dialect.utils import dtypes, shapes
 
 MIN_OPSET, MAX_OPSET = 11, 21
@@ -59,6 +66,7 @@ _COMPUTE_DTYPES: dict[int, np.dtype] = {
     _FLOAT: np.dtype(np.float32),
     _FLOAT16: np.dtype(np.float16),
 }
+_ONNX_TYPES = {dtype: elem_type for elem_type, dtype in _COMPUTE_DTYPES.items()}
 _FLOAT_DTYPES = (np.dtype(np.float32), np.dtype(np.float16))
 _INT_DTYPES = (np.dtype(np.int64), np.dtype(np.int32))
 
@@ -200,6 +208,11 @@ class _Const:
 Value = Tensor | _Const
 
 
+def _node_name(node: Any, index: int) -> str:
+    """How diagnostics and locations name a node: its name, else `<op_type>_<index>`."""
+    return node.name or f"{node.op_type}_{index}"
+
+
 def _one_line(e: object) -> str:
     return " ".join(str(e).split())
 
@@ -232,6 +245,11 @@ def import_onnx(
             "error: importing ONNX needs the 'onnx' package (pip install 'ge-opt[onnx]')"
         ) from None
     proto, label, base_dir = _load(onnx, model)
+    if _undecoded_names(proto):
+        if proto is model:  # the caller's: decode the names of a copy
+            proto = onnx.ModelProto()
+            proto.CopyFrom(model)
+        _decode_names(proto)
     return _Importer(onnx, proto, label, base_dir, input_shapes, name).run()
 
 
@@ -261,6 +279,50 @@ def _load(onnx: Any, model: Any) -> tuple[Any, str, str | None]:
     if not proto.HasField("graph"):
         raise GeError(f"{label}: error: not a valid ONNX model (no graph)")
     return proto, label, base_dir
+
+
+def _undecoded_names(model: Any) -> list[tuple[Any, str, int | None]]:
+    """The names the importer reads that are not valid UTF-8: (message, field, list index).
+
+    Protobuf does not check a proto2 string field; Python's returns an invalid one as bytes.
+    """
+    found: list[tuple[Any, str, int | None]] = []
+
+    def check(message: Any, *fields: str) -> None:
+        for field in fields:
+            value = getattr(message, field)
+            if isinstance(value, bytes):
+                found.append((message, field, None))
+            elif not isinstance(value, str):  # a repeated field
+                bad = [i for i, v in enumerate(value) if isinstance(v, bytes)]
+                found.extend((message, field, i) for i in bad)
+
+    for opset in model.opset_import:
+        check(opset, "domain")
+    graph = model.graph
+    for vi in (*graph.input, *graph.output, *graph.value_info):
+        check(vi, "name")
+        for dim in vi.type.tensor_type.shape.dim:
+            check(dim, "dim_param")
+    for t in graph.initializer:
+        check(t, "name")
+    for sparse in graph.sparse_initializer:
+        check(sparse.values, "name")
+    for node in graph.node:
+        check(node, "name", "op_type", "domain", "input", "output")
+        for a in node.attribute:
+            check(a, "name", "ref_attr_name")
+    return found
+
+
+def _decode_names(model: Any) -> None:
+    """Decodes `_undecoded_names(model)` in place, their invalid bytes as `\\xNN` escapes."""
+    for message, field, index in _undecoded_names(model):
+        if index is None:
+            setattr(message, field, getattr(message, field).decode("utf-8", "backslashreplace"))
+        else:
+            values = getattr(message, field)
+            values[index] = values[index].decode("utf-8", "backslashreplace")
 
 
 def _parse(onnx: Any, data: bytes, label: str) -> Any:
@@ -294,7 +356,7 @@ class _Importer:
         self.label = label
         self.base_dir = base_dir
         self.input_shapes = dict(input_shapes or {})
-        self.b = GraphBuilder(name)
+        self.b = GraphBuilder(name, locate=False)  # ops are located at their node
         self.env: dict[str, Value] = {}
         self.poisoned: set[str] = set()
         self.sparse: set[str] = set()
@@ -309,14 +371,19 @@ class _Importer:
     def run(self) -> ModuleOp:
         self.opset = self._opset()
         graph = self.model.graph
+        self._check_definitions(graph)
         for t in graph.initializer:
+            if any(d < 0 for d in t.dims):
+                raise self.error(
+                    f"initializer '{t.name}' has a negative dimension: dims {_shape_str(t.dims)}"
+                )
             self.env[t.name] = _Const(None, t.name, proto=t, base_dir=self.base_dir)
         self.sparse = {t.values.name for t in graph.sparse_initializer}
         self._graph_inputs(graph)
 
         failures: list[tuple[str, str, str]] = []
         for index, node in enumerate(graph.node):
-            node_name = node.name or f"{node.op_type}_{index}"
+            node_name = _node_name(node, index)
             op_label = (
                 node.op_type if node.domain in ("", "ai.onnx") else f"{node.domain}.{node.op_type}"
             )
@@ -342,6 +409,7 @@ class _Importer:
                 outputs.append(self._materialize(value, vi.name))
             except _Unsupported as e:
                 raise self.error(f"graph output '{vi.name}': {e}") from None
+            self._check_declared(vi, outputs[-1])
             names.append(vi.name)
         if not outputs:
             raise self.error("the graph has no outputs")
@@ -350,6 +418,60 @@ class _Importer:
         except GeError as e:  # not expected: every op was verified as it was built
             text = str(e)
             raise self.error(text.split(": error: ", 1)[-1]) from None
+
+    def _check_definitions(self, graph: Any) -> None:
+        """Each value is defined once: by a graph input, an initializer or one node output.
+
+        (An initializer may share a graph input's name: it is the input's default.)
+        """
+        initializers = [t.name for t in graph.initializer]
+        initializers += [t.values.name for t in graph.sparse_initializer]
+        defined: dict[str, str] = {}
+        for kind, article, names in (
+            ("graph input", "a", [vi.name for vi in graph.input]),
+            ("initializer", "an", initializers),
+        ):
+            seen: set[str] = set()
+            for name in names:
+                if name in seen:
+                    raise self.error(f"{kind} '{name}' is declared twice")
+                seen.add(name)
+                defined.setdefault(name, f"{article} {kind}")
+        for index, node in enumerate(graph.node):
+            for out in filter(None, node.output):
+                if out in defined:
+                    raise self.error(
+                        f"value '{out}' is produced by node '{_node_name(node, index)}' but is "
+                        f"already {defined[out]}"
+                    )
+                defined[out] = f"produced by node '{_node_name(node, index)}'"
+
+    def _check_declared(self, vi: Any, t: Tensor) -> None:
+        """A graph output's declared element type and dims (where given) are the computed ones."""
+        kind = vi.type.WhichOneof("value")
+        if kind not in (None, "tensor_type"):
+            raise self.error(f"graph output '{vi.name}' is declared as a {kind}, not a tensor")
+        tt = vi.type.tensor_type
+        elem_type = _ONNX_TYPES.get(_dtype(t), 0)
+        type_ok = tt.elem_type in (0, elem_type)  # 0: UNDEFINED
+        dims: list[int | str] | None = None
+        if tt.HasField("shape"):
+            dims = [
+                int(d.dim_value) if d.HasField("dim_value") and d.dim_value >= 0 else d.dim_param
+                for d in tt.shape.dim
+            ]
+        shape_ok = dims is None or (
+            len(dims) == len(t.shape)
+            and all(d == s for d, s in zip(dims, t.shape, strict=True) if isinstance(d, int))
+        )
+        if not (type_ok and shape_ok):
+            declared = [self._type_name(tt.elem_type)] if tt.elem_type else []
+            if dims is not None:
+                declared.append(_shape_str([d if d != "" else "?" for d in dims]))
+            raise self.error(
+                f"graph output '{vi.name}' is declared as {' '.join(declared)}, but the graph "
+                f"computes {self._type_name(elem_type)} {_shape_str(t.shape)}"
+            )
 
     def _opset(self) -> int:
         versions = [o.version for o in self.model.opset_import if o.domain in ("", "ai.onnx")]
@@ -431,6 +553,11 @@ class _Importer:
             raise self.error(
                 f"the input shape given for '{name}' must be positive integers, got {given!r}"
             )
+        for d in shape:
+            if d > MAX_DIMENSION:
+                raise self.error(
+                    f"dimension {d} of the input shape given for '{name}' exceeds 2^63 - 1"
+                )
         text = "x".join(map(str, shape))
         if dims is not None:
             if len(dims) != len(shape):
@@ -1037,6 +1164,8 @@ class _Importer:
     def _op_Constant(self, node: Any, attrs: dict[str, Any]) -> _Const:
         key, value = next(iter(attrs.items()))
         if key == "value":
+            if any(d < 0 for d in value.dims):  # numpy would read -2 as -1
+                raise _Unsupported(f"value has a negative dimension: dims {_shape_str(value.dims)}")
             try:
                 array = self.onnx.numpy_helper.to_array(value, self.base_dir or "")
             except Exception as e:

@@ -13,7 +13,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from ge_dialect.utils.parsing import parse_parameter_list, parse_string
+from ge_dialect.utils.parsing import parse_i64, parse_parameter_list, parse_string
 
 
 class Format(StrEnum):
@@ -71,7 +71,7 @@ class FormatAttr(ParametrizedAttribute):
 
             def c0() -> int:
                 pos = parser.pos
-                value = parser.parse_integer(allow_boolean=False)
+                value = parse_i64(parser)
                 if value not in C0_VALUES:
                     parser.raise_error(
                         f"c0 must be one of 4, 8, 16, 32, 64, got {value}", pos, parser.pos
@@ -80,7 +80,7 @@ class FormatAttr(ParametrizedAttribute):
 
             def groups() -> int:
                 pos = parser.pos
-                value = parser.parse_integer(allow_boolean=False)
+                value = parse_i64(parser)
                 if value == 1:
                     parser.raise_error(
                         "groups = 1 is the default and must be omitted", pos, parser.pos
@@ -153,11 +153,11 @@ class ExternalDataAttr(ParametrizedAttribute):
             parser.parse_punctuation(",")
             parser.parse_keyword("offset")
             parser.parse_punctuation("=")
-            offset = parser.parse_integer(allow_boolean=False, allow_negative=False)
+            offset = parse_i64(parser, allow_negative=False)
             parser.parse_punctuation(",")
             parser.parse_keyword("length")
             parser.parse_punctuation("=")
-            length = parser.parse_integer(allow_boolean=False, allow_negative=False)
+            length = parse_i64(parser, allow_negative=False)
         return (StringAttr(path), IntAttr(offset), IntAttr(length))
 
     def print_parameters(self, printer: Printer) -> None:

@@ -45,3 +45,13 @@ def parse_string(parser: AttrParser, context_msg: str = "") -> str:
         except UnicodeDecodeError:
             parser.raise_error("string literal is not valid UTF-8", pos, parser.pos)
     parser.raise_error("string literal expected" + context_msg)
+
+
+def parse_i64(parser: AttrParser, allow_negative: bool = True) -> int:
+    """An integer that fits in a signed 64-bit integer, else mlir-opt's "integer value too
+    large" at the number (xDSL would keep any Python int, and print what no parser reads)."""
+    pos = parser.pos
+    value = parser.parse_integer(allow_boolean=False, allow_negative=allow_negative)
+    if not -(2**63) <= value < 2**63:
+        parser.raise_error("integer value too large", pos, parser.pos)
+    return value

@@ -44,7 +44,7 @@ def write(tmp_path, name: str, data: str | bytes) -> str:
 
 
 MALFORMED = {
-    "truncated": (RELU[:60], r"^{f}:2:\d+: error: unexpected end of input"),
+    "truncated": (RELU[:70], r"^{f}:2:\d+: error: unexpected end of input"),
     "unknown_op": (
         RELU.replace("ge.relu", "ge.frobnicate"),
         r"^{f}:2:\d+: error: Operation ge.frobnicate is not registered$",

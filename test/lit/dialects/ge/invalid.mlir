@@ -86,6 +86,23 @@ func.func @external_negative_offset() {
 
 // -----
 
+// An offset beyond a 64-bit integer (it would print as text no parser reads back).
+func.func @external_huge_offset() {
+  // CHECK-NEXT: invalid.mlir:[[# @LINE + 1]]:48: error: integer value too large{{$}}
+  %0 = ge.const #ge.external<"w.bin", offset = 99999999999999999999999999, length = 8> : tensor<2xf32>
+  func.return
+}
+
+// -----
+
+// A C0 beyond a 64-bit integer.
+// CHECK-NEXT: invalid.mlir:[[# @LINE + 1]]:76: error: integer value too large{{$}}
+func.func @format_huge_c0(%x: tensor<1x4x2x2xf16, #ge.format<NC1HWC0, c0 = 18446744073709551616>>) {
+  func.return
+}
+
+// -----
+
 // An unknown activation of a fused conv.
 func.func @fused_unknown_activation(%x: tensor<1x3x5x5xf32>, %w: tensor<2x3x3x3xf32>) {
   // CHECK-NEXT: invalid.mlir:[[# @LINE + 1]]:42: error: Expected `none`, `relu`, `relu6`, `leaky_relu`, or `sigmoid`.{{$}}

@@ -346,5 +346,14 @@ func.func @wait_tensor_in_assigned(%x: tensor<4xf32>, %d: tensor<4xf32>) -> tens
 
 // -----
 
+// A priority beyond a 64-bit integer.
+func.func @label_huge_priority(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK-NEXT: invalid.mlir:[[# @LINE + 1]]:65: error: integer value too large{{$}}
+  %y = ge.relu %x {stream.label = #stream.label<"1", priority = 99999999999999999999999>} : tensor<4xf32>
+  func.return %y : tensor<4xf32>
+}
+
+// -----
+
 // Every case failed: no IR is printed.
 // CHECK-NOT: {{stream\.|ge\.|func\.}}
