@@ -5,17 +5,22 @@ all (elided); `ge_dialect.ge.data` reads it.  These functions rewrite a module's
 from one form to another:
 
 - `externalize` moves large inline constants to an external data file (`ExternalWriter`:
-  64-byte aligned raw little-endian arrays; the file replaces its old version only when
-  the whole output succeeded);
+  64-byte aligned raw little-endian arrays; the file replaces its old version, by a
+  rename, only when the whole output succeeded, and the constants that read the old
+  version are copied into the new one first);
 - `elide` replaces large constants by `#ge.elided` (for reading only);
 - `rebase_external_paths` keeps relative paths valid when the IR is written elsewhere.
 """
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import math
 import os
+import stat
 from collections.abc import Iterator
+from typing import IO
 
 import numpy as np
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
@@ -40,55 +45,136 @@ def _num_elements(op: ge.ConstOp) -> int:
     return math.prod(t.get_shape())
 
 
-class ExternalWriter:
-    """Appends constants to one external data file; offsets are 64-byte aligned.
+class ReplacingFile:
+    """A new version of the file `path` (`file`, binary): written to a temporary file beside
+    it and renamed onto it by `close(commit=True)`, so that `path` is either untouched or
+    complete.
 
-    `out_dir` is the directory of the IR that will refer to the file, so that the path
-    written in the IR is relative to it.
+    Until the rename, readers of `path` (memory maps included) see the old version; after
+    it, maps opened before keep the old data (its inode lives on) and reads that open
+    `path` see the new one.  A symbolic link is followed (its target is replaced); the new
+    file gets the old one's permission bits (those the umask allows for a new one).  An
+    existing `path` that is not a regular file (`/dev/null`, a pipe), and any path under
+    /dev or /proc (`/dev/stdout` may lead to a regular file), is written in place.
+    """
+
+    def __init__(self, path: str):
+        self.path = os.path.realpath(path)
+        try:
+            old: os.stat_result | None = os.stat(self.path)
+        except FileNotFoundError:
+            old = None
+        self._temp: str | None = None
+        if os.path.abspath(path).startswith(("/dev/", "/proc/")) or (
+            old is not None and not stat.S_ISREG(old.st_mode)
+        ):
+            self.file: IO[bytes] = open(path, "wb")
+            return
+        directory, base = os.path.split(self.path)
+        for n in itertools.count():
+            temp = os.path.join(directory, f".{base}.{os.getpid()}.{n}.tmp")
+            try:
+                fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+                break
+            except FileExistsError:
+                continue
+        self._temp = temp
+        try:
+            if old is not None:
+                os.chmod(fd, stat.S_IMODE(old.st_mode))
+            self.file = os.fdopen(fd, "wb")
+        except BaseException:
+            os.close(fd)
+            os.remove(temp)
+            raise
+
+    def close(self, commit: bool) -> None:
+        """Closes the file; it replaces `path` only when `commit` (else it is removed)."""
+        try:
+            self.file.close()  # a full disk may fail here: then nothing is replaced
+            if commit and self._temp is not None:
+                os.replace(self._temp, self.path)
+                self._temp = None
+        finally:
+            if self._temp is not None:
+                with contextlib.suppress(OSError):
+                    os.remove(self._temp)
+
+
+class ExternalWriter:
+    """Writes constants to a new version of one external data file (`ReplacingFile`);
+    offsets are 64-byte aligned.
+
+    `path` keeps its old contents until `close(commit=True)`, so constants that read it
+    keep reading the old data until then; `externalize` copies those of the module it
+    writes into the new version.  `out_dir` is the directory of the IR that will refer to
+    the file, so that the path written in the IR is relative to it.
     """
 
     def __init__(self, path: str, out_dir: str):
         self.path = path
         self.ref = os.path.relpath(os.path.abspath(path), os.path.abspath(out_dir or "."))
-        self._file = open(path + ".part", "wb")
+        self._file = ReplacingFile(path)
         self._offset = 0
+        self._copies: dict[tuple[int, int], ge.ExternalDataAttr] = {}
 
     def add(self, array: np.ndarray) -> ge.ExternalDataAttr:
         pad = -self._offset % ALIGNMENT
         if pad:
-            self._file.write(b"\0" * pad)
+            self._file.file.write(b"\0" * pad)
             self._offset += pad
         data = np.ascontiguousarray(array).astype(array.dtype.newbyteorder("<"), copy=False)
         raw = data.tobytes()
         attr = ge.ExternalDataAttr(self.ref, self._offset, len(raw))
-        self._file.write(raw)
+        self._file.file.write(raw)
         self._offset += len(raw)
         return attr
 
+    def reads(self, op: ge.ConstOp) -> bool:
+        """Whether `op`'s data is in this writer's file (in the version it replaces)."""
+        value = op.value
+        return isinstance(value, ge.ExternalDataAttr) and (
+            os.path.realpath(resolve(value.path.data, op)) == self._file.path
+        )
+
+    def reader(self, module: Operation) -> ge.ConstOp | None:
+        """The first constant of `module` whose data is in this writer's file, if any."""
+        return next((op for op in _consts(module) if self.reads(op)), None)
+
+    def copy(self, op: ge.ConstOp) -> ge.ExternalDataAttr:
+        """`op`'s data, which is in this writer's file, copied to the new version (once)."""
+        value = op.value
+        assert isinstance(value, ge.ExternalDataAttr)
+        key = (value.offset.data, value.length.data)
+        if key not in self._copies:
+            self._copies[key] = self.add(op.physical_array())  # read before the rename
+        return self._copies[key]
+
     def close(self, commit: bool = True) -> None:
         """Closes the file; it replaces `path` only when `commit` (nothing is lost on error)."""
-        self._file.close()
-        if commit:
-            os.replace(self.path + ".part", self.path)
-        else:
-            os.remove(self.path + ".part")
+        self._file.close(commit)
 
 
 def externalize(module: ModuleOp, writer: ExternalWriter, larger_than: int) -> int:
     """Moves inline constants of more than `larger_than` elements to `writer`'s file.
 
-    Returns how many constants moved.  Constants that are already external keep their file.
+    Returns how many constants moved.  Constants that are already external keep their
+    file, except those in `writer`'s own file, which its new version replaces: their data
+    is copied into it (whatever their size), so that they stay valid.
     """
     moved = 0
     for op in _consts(module):
         if isinstance(op.value, DenseIntOrFPElementsAttr) and _num_elements(op) > larger_than:
             op.properties["value"] = writer.add(ge.dense_to_numpy(op.value))
             moved += 1
+        elif writer.reads(op):
+            op.properties["value"] = writer.copy(op)
     return moved
 
 
 def rebase_external_paths(module: ModuleOp, out_dir: str) -> None:
-    """Rewrites relative external paths so that they are relative to `out_dir`."""
+    """Rewrites relative external paths so that they are relative to `out_dir`, which
+    becomes the directory they are resolved against (`ge.set_data_dir`)."""
     for op in _consts(module):
         value = op.value
         if isinstance(value, ge.ExternalDataAttr) and not os.path.isabs(value.path.data):
@@ -99,6 +185,7 @@ def rebase_external_paths(module: ModuleOp, out_dir: str) -> None:
                 op.properties["value"] = ge.ExternalDataAttr(
                     new, value.offset.data, value.length.data
                 )
+    ge.set_data_dir(module, out_dir)
 
 
 def elide(module: ModuleOp, larger_than: int) -> None:
@@ -119,4 +206,5 @@ __all__ = [
     "rebase_external_paths",
     "has_elided",
     "ExternalWriter",
+    "ReplacingFile",
 ]

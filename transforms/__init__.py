@@ -11,8 +11,7 @@ from collections.abc import Callable, Mapping
 from xdsl.passes import ModulePass, PassPipeline, PassPipelineCallbackType
 from xdsl.utils import arg_spec
 
-from ge_dialect.diagnostics import OptionError
-from transforms.options import literal_option_error
+from transforms.options import check_option, describe_options
 
 
 def _canonicalize() -> type[ModulePass]:
@@ -53,27 +52,65 @@ def _assign_streams() -> type[ModulePass]:
     return AssignStreamsPass
 
 
+PASS_HELP: dict[str, str] = {
+    "cse": "Eliminates common subexpressions (xDSL's pass).",
+    "dce": "Removes dead code (xDSL's pass).",
+}
+"""Help of passes without a docstring (xDSL's); any other pass's is its docstring's first line."""
+
+OPTION_HELP: dict[str, dict[str, str]] = {
+    "to-nc1hwc0": {
+        "boundary": "keep: function arguments and results keep their layout; nc1hwc0: they "
+        "take the layout the cut chooses (a function called in the module keeps its own)",
+        "fp32-c0": "the C0 of the fp32 NC1HWC0 and FRACTAL_Z values the pass creates",
+    },
+    "assign-streams": {
+        "mode": "labels: ops of one stream.label share a stream, the others run on stream 0; "
+        "auto: independent branches run on different streams; single: all on stream 0",
+        "max-streams": "auto mode: the most automatic streams, stream 0 included (label "
+        "streams and the comm stream do not count), and the most sub-streams of each label "
+        "with inner_parallel = true",
+        "report": "print a GE-style allocation summary of each function on stderr",
+    },
+}
+"""Help of pass options, by pass and option name, for passes whose fields carry none (an
+option's `dataclasses.field(metadata={"help": ...})` comes first; see `describe_pass`).
+`test_cli_habits` checks that every option of every registered pass has help."""
+
+
+def describe_pass(name: str, pass_cls: type[ModulePass]) -> str:
+    """The help of pass `name`: its first docstring line, then one line per option."""
+    doc = PASS_HELP.get(name) or (pass_cls.__doc__ or "").strip().split("\n")[0]
+    options = describe_options(pass_cls, OPTION_HELP.get(name, {}))
+    return "\n".join([doc, *(f"  {line}" for line in options)])
+
+
 def parse_pipeline(
     spec: str,
     callback: PassPipelineCallbackType | None = None,
     passes: Mapping[str, Callable[[], type[ModulePass]]] | None = None,
 ) -> PassPipeline:
-    """xDSL's `PassPipeline.parse_spec` on the registry (or `passes`).
+    """A pipeline in xDSL's syntax (`"fuse,assign-streams{mode=auto report}"`) on the
+    registry (or `passes`), built by xDSL's `from_pass_spec`.
 
-    An option value outside its `Literal` choices raises `OptionError` naming the pass and
-    the option; an unknown pass or a malformed spec raises what xDSL raises (ValueError,
-    ArgSpecParseError).
+    Options are checked first (`transforms.options.check_option`): a bad one raises
+    `OptionError` naming the pass, the option and what it expects; a bare word of a boolean
+    option means true, as in MLIR.  An unknown pass raises ValueError and a malformed spec
+    ArgSpecParseError, as in xDSL.
     """
     available = dict(get_all_passes() if passes is None else passes)
-    for pass_spec in arg_spec.parse_pipeline(spec):
-        if pass_spec.name not in available:
-            continue
+    specs = list(arg_spec.parse_pipeline(spec))
+    if unknown := [s.name for s in specs if s.name not in available]:
+        raise ValueError(f"Unrecognized passes: {unknown}")
+    built: list[ModulePass] = []
+    for pass_spec in specs:
         pass_cls = available[pass_spec.name]()
-        for option, values in pass_spec.parameters.items():
-            value = values[0] if len(values) == 1 else values
-            if (message := literal_option_error(pass_cls, option, value)) is not None:
-                raise OptionError(message)
-    return PassPipeline.parse_spec(available, spec, callback)
+        parameters = {
+            option: check_option(pass_cls, option, values)
+            for option, values in pass_spec.parameters.items()
+        }
+        built.append(pass_cls.from_pass_spec(arg_spec.ArgSpec(pass_spec.name, parameters)))
+    return PassPipeline(tuple(built), callback)
 
 
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:

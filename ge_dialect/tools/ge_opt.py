@@ -2,27 +2,34 @@
 
     ge-opt [options] [-p pipeline] [--<pass>[=<options>] ...] [input.mlir | model.onnx]
 
-Reads IR (stdin without a file) or an ONNX model, runs passes, prints IR.  Pass flags such
-as `--canonicalize` or `--some-pass=opt-a=1,flag` run after the `-p` pipeline in
-command-line order; a bare option word means `word=true`.  Every user mistake is one
-diagnostic line `file:line:col: error: ...` on stderr and exit 1 (exit 2 for bad flags and
-options).
+Reads IR (stdin without a file, or with `-`, named `<stdin>`) or an ONNX model, runs
+passes, prints IR.  Pass flags such as `--canonicalize` or `--some-pass=opt-a=1,flag` run
+after the `-p` pipeline in command-line order; a bare option word means true in a flag, and
+a bare boolean option word in `-p`, as in MLIR.  Every user mistake is one diagnostic line
+`file:line:col: error: ...` on stderr and exit 1 (exit 2 for bad flags and options).  With
+`--split-input-file` a failing chunk's error is printed in its place and the next chunks go
+on, as in mlir-opt; the run then exits 1.
 
 The driver loop is xDSL's (`xDSLOptMain.run`); ge-opt fills in its hooks:
 `prepare_input` reads and splits the input, `parse_chunk` parses with located
 diagnostics (ONNX through the registered frontend), `apply_passes` runs
 `ge_dialect.api.compile` with the pipeline `setup_pipeline` built (its callback times,
-prints reports, verifies and dumps IR), `prepare_output` and `output_resulting_program`
-buffer the printed IR, which `run` writes only when the whole run succeeded.
+prints reports, verifies and dumps IR), `output_resulting_program` prepares constants and
+prints into a buffer, and `run` writes the output: the `-o` file and the external data file
+are new files, renamed into place only when the whole run succeeded.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import itertools
 import os
+import stat
 import sys
+import textwrap
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from io import BytesIO, StringIO
 from typing import IO, NoReturn
@@ -34,19 +41,22 @@ from xdsl.passes import ModulePass
 from xdsl.targets.mlir import MLIRTarget
 from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.diagnostic import Diagnostic
-from xdsl.utils.exceptions import ArgSpecParseError
+from xdsl.utils.exceptions import ArgSpecParseError, ParseError
 from xdsl.utils.target import Target
 from xdsl.xdsl_opt_main import VersionAction, xDSLOptMain
 
 from ge_dialect import __version__, api
-from ge_dialect.diagnostics import GeError, LocatedParseError, OptionError
+from ge_dialect.diagnostics import GeError, LocatedParseError, OptionError, op_error
 from ge_dialect.dialects import get_all_dialects
-from transforms import parse_pipeline
+from transforms import describe_pass, parse_pipeline
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
 
 SEPARATOR = "// -----"
+
+STDIN = "<stdin>"
+"""The name of standard input in diagnostics and locations, as in mlir-opt."""
 
 
 class UsageError(Exception):
@@ -104,13 +114,6 @@ def split_input(text: str) -> list[tuple[str, int]]:
     return chunks
 
 
-_XDSL_PASS_HELP = {
-    "cse": "Eliminates common subexpressions (xDSL's pass).",
-    "dce": "Removes dead code (xDSL's pass).",
-}
-"""Help for xDSL's passes that have no docstring."""
-
-
 def _bare_spec(text: str) -> str:
     """An `-f`/`-t` value: a name in xDSL's spec syntax, without options (none are used)."""
     try:
@@ -146,10 +149,79 @@ class ExactMLIRTarget(MLIRTarget):
 
 
 class _Buffer(StringIO):
-    """The output, kept until the run succeeds (xDSL's loop closes its output stream)."""
+    """The printed IR, kept until the run ends (xDSL's loop closes its output stream)."""
 
     def close(self) -> None:
         pass
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, keeping the line breaks of a help text (a pass's options are
+    one indented line each), each line wrapped on its own (an indented one hanging)."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        lines: list[str] = []
+        for line in text.splitlines():
+            indent = " " * (len(line) - len(line.lstrip()))
+            lines += textwrap.wrap(
+                " ".join(line.split()),
+                width,
+                initial_indent=indent,
+                subsequent_indent=indent + "  " if indent else "",
+            )
+        return lines
+
+
+def _in_place(path: str, old: os.stat_result | None) -> bool:
+    """Whether `path` (whose status is `old`, None if it does not exist) is written in
+    place rather than replaced: a file that is not a regular one, or one under /dev or
+    /proc (`/dev/stdout` may lead to a regular file: the shell's redirection)."""
+    special = os.path.abspath(path).startswith(("/dev/", "/proc/"))
+    return special or (old is not None and not stat.S_ISREG(old.st_mode))
+
+
+class _NewFile:
+    """`text` as the new contents of the file `path`: written now to a temporary file beside
+    it, renamed onto it by `close(commit=True)`, so that `path` is untouched until then.
+
+    As `ge_dialect.weights.ReplacingFile` (the external data's; the tools layer does not
+    import it): a link is followed, the permission bits stay, and a special file
+    (`/dev/null`, `/dev/stdout`: see `_in_place`) is written in place, at the commit.
+    """
+
+    def __init__(self, path: str, text: str):
+        self.path, self.text = os.path.realpath(path), text
+        self.temp: str | None = None
+        old = os.stat(self.path) if os.path.exists(self.path) else None
+        if _in_place(path, old):
+            return
+        directory, base = os.path.split(self.path)
+        for n in itertools.count():
+            temp = os.path.join(directory, f".{base}.{os.getpid()}.{n}.tmp")
+            try:
+                fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies
+                break
+            except FileExistsError:
+                continue
+        self.temp = temp
+        try:
+            with os.fdopen(fd, "w") as f:
+                f.write(text)
+            if old is not None:
+                os.chmod(temp, stat.S_IMODE(old.st_mode))
+        except BaseException:
+            os.remove(temp)
+            raise
+
+    def close(self, commit: bool) -> None:
+        if self.temp is None:
+            if commit:
+                with open(self.path, "w") as f:
+                    f.write(self.text)
+        elif commit:
+            os.replace(self.temp, self.path)
+        else:
+            os.remove(self.temp)
 
 
 class GeOptMain(xDSLOptMain):
@@ -167,6 +239,9 @@ class GeOptMain(xDSLOptMain):
         self._shapes: dict[str, list[int]] = {}
         self._timings: list[tuple[str, float]] = []
         self._start = time.perf_counter()
+        self.failed = False
+        """A chunk failed (`--split-input-file` goes on after it): the run exits 1."""
+        self._skip_output = False
         super().__init__(description="ge modular optimizer driver", args=rest)
 
     # ---- registration -------------------------------------------------------------------
@@ -195,6 +270,7 @@ class GeOptMain(xDSLOptMain):
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
         arg_parser.prog = "ge-opt"
+        arg_parser.formatter_class = _HelpFormatter
         # One line and exit 2 instead of argparse's usage dump (setattr: mypy forbids
         # assigning to a method).
         setattr(arg_parser, "error", _usage_error)  # noqa: B010
@@ -212,6 +288,19 @@ class GeOptMain(xDSLOptMain):
             type=_bare_spec,
             default="mlir",
             help="the output format: mlir (the only one for this IR)",
+        )
+        group.add_argument(
+            "-o",
+            "--output-file",
+            metavar="FILE",
+            help="the output file (stdout without it or with '-'); replaced only when the "
+            "whole run succeeds",
+        )
+        group.add_argument(
+            "--split-input-file",
+            action="store_true",
+            help="process the chunks between '// -----' lines independently; as mlir-opt, a "
+            "failing chunk's error goes to stderr, the others are printed, and the exit code is 1",
         )
         group.add_argument(
             "--disable-verify",
@@ -267,12 +356,13 @@ class GeOptMain(xDSLOptMain):
             "passes (--<pass>[=<options>], run after -p in command-line order)"
         )
         for name, factory in self.available_passes.items():  # imports each pass module
-            doc = (factory().__doc__ or _XDSL_PASS_HELP.get(name, "")).strip().split("\n")[0]
-            passes.add_argument(f"--{name}", action="store_true", help=doc)
+            help_text = describe_pass(name, factory())
+            passes.add_argument(f"--{name}", action="store_true", help=help_text)
 
     # ---- pipeline -------------------------------------------------------------------------
 
     def setup_pipeline(self) -> None:
+        self.check_files()
         self.args.passes = ",".join(p for p in (self.args.passes, *self.pass_flags) if p)
         try:
             self.pipeline = parse_pipeline(
@@ -282,6 +372,24 @@ class GeOptMain(xDSLOptMain):
             raise UsageError(str(e).replace("\n", " ")) from None
         except ValueError as e:
             raise UsageError(str(e)) from None
+
+    def check_files(self) -> None:
+        """`-` as the input or output file is stdin or stdout (as in mlir-opt); the files
+        written are known and distinct before anything is read."""
+        if self.args.input_file == "-":
+            self.args.input_file = None
+        if self.args.output_file == "-":
+            self.args.output_file = None
+        if self.args.externalize_constants_if_larger is None:
+            return
+        if self.args.external_data is None:
+            if self.args.output_file is None:
+                raise UsageError("--externalize-constants-if-larger needs -o or --external-data")
+            self.args.external_data = self.args.output_file + ".weights"
+        if self.args.output_file is not None and _same_file(
+            self.args.output_file, self.args.external_data
+        ):
+            raise UsageError("--external-data and -o name the same file")
 
     def between_passes(
         self, previous: ModulePass | None, module: ModuleOp, next_: ModulePass | None
@@ -340,11 +448,14 @@ class GeOptMain(xDSLOptMain):
         chunks = split_input(text) if self.args.split_input_file else [(text, 0)]
         return [(BytesIO(chunk.encode()), offset) for chunk, offset in chunks], frontend
 
+    def get_input_name(self) -> str:
+        return self.args.input_file or STDIN
+
     def read_stdin(self) -> bytes:
         try:
             return sys.stdin.buffer.read()
         except OSError as e:
-            raise GeError(f"stdin: error: cannot read input: {e.strerror}") from None
+            raise GeError(f"{STDIN}: error: cannot read input: {e.strerror}") from None
 
     def input_shapes(self) -> dict[str, list[int]]:
         """`--input-shape name=1x3x224x224` flags as a dict (exit 2 when malformed)."""
@@ -368,12 +479,17 @@ class GeOptMain(xDSLOptMain):
     def parse_chunk(
         self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
     ) -> ModuleOp | None:
-        if file_extension == "mlir":
-            return self.parse_mlir(chunk, start_offset)
-        return super().parse_chunk(chunk, file_extension, start_offset)
+        try:
+            if file_extension == "mlir":
+                return self.parse_mlir(chunk, start_offset)
+            return super().parse_chunk(chunk, file_extension, start_offset)
+        except GeError as e:
+            if not self.reported_in_place(e):
+                raise
+            return None
 
     def parse_mlir(self, chunk: IO[bytes], line_offset: int) -> ModuleOp:
-        return api.parse(
+        module = api.parse(
             chunk.read().decode(),  # valid UTF-8: `prepare_input` decoded the whole input
             self.get_input_name(),
             ctx=self.ctx,
@@ -381,6 +497,37 @@ class GeOptMain(xDSLOptMain):
             implicit_module=not self.args.no_implicit_module,
             data_dir=self.input_dir(),
         )
+        # The external data file is replaced at the end, and only the output's constants
+        # are copied into its new version: an input that stays must not read it.
+        if self._writer is not None and not self.replaces_input():
+            if (op := self._writer.reader(module)) is not None:
+                raise op_error(
+                    op,
+                    f"reads external data '{self.args.external_data}', which this run "
+                    "replaces: choose another --external-data file",
+                    self.get_input_name(),
+                )
+        return module
+
+    def replaces_input(self) -> bool:
+        """Whether `-o` is the input file (which then changes, with its external data)."""
+        return None not in (self.args.input_file, self.args.output_file) and _same_file(
+            self.args.input_file, self.args.output_file
+        )
+
+    def reported_in_place(self, e: GeError) -> bool:
+        """With `--split-input-file`, prints the error of a chunk on stderr in its place and
+        returns True: the run goes on with the next chunk and exits 1 at the end (as
+        mlir-opt does).  False (the caller re-raises) without the flag, and for the errors
+        xDSL's loop prints on stdout (`--parsing-diagnostics`, `--verify-diagnostics`)."""
+        parse_error = isinstance(e, ParseError)
+        if not self.args.split_input_file or (
+            self.args.parsing_diagnostics if parse_error else self.args.verify_diagnostics
+        ):
+            return False
+        print(e, file=sys.stderr)
+        self.failed = True
+        return True
 
     def import_onnx(self, chunk: IO[bytes]) -> ModuleOp:
         """The ONNX frontend: the file (or stdin's bytes), with the `--input-shape` flags.
@@ -397,53 +544,76 @@ class GeOptMain(xDSLOptMain):
 
     def apply_passes(self, prog: ModuleOp) -> None:
         try:
-            api.compile(
-                prog,
-                self.pipeline,
-                ctx=self.ctx,
-                name=self.get_input_name(),
-                verify=not self.args.disable_verify,
-            )
-        finally:
-            self.print_reports(prog)  # those of a pass that failed
+            try:
+                api.compile(
+                    prog,
+                    self.pipeline,
+                    ctx=self.ctx,
+                    name=self.get_input_name(),
+                    verify=not self.args.disable_verify,
+                )
+            finally:
+                self.print_reports(prog)  # those of a pass that failed too
+        except GeError as e:
+            if not self.reported_in_place(e):
+                raise
+            self._skip_output = True
 
     def prepare_output(self) -> IO[str]:
         return self._output
 
     def output_resulting_program(self, prog: ModuleOp) -> str:
+        if self._skip_output:  # the chunk failed in `apply_passes`
+            self._skip_output = False
+            return ""
+        try:
+            self.prepare_constants(prog)
+        except GeError as e:
+            if not self.reported_in_place(e):
+                raise
+            return ""
+        return super().output_resulting_program(prog)
+
+    def prepare_constants(self, prog: ModuleOp) -> None:
+        """Elides, rebases and externalizes constants as the flags ask."""
         if self.args.elide_constants_if_larger is not None:
             api.elide(prog, self.args.elide_constants_if_larger)
         if self.args.output_file is not None:
             api.rebase_external_paths(prog, os.path.dirname(self.args.output_file))
-        if self.args.externalize_constants_if_larger is not None:
-            api.externalize(prog, self.external_writer(), self.args.externalize_constants_if_larger)
-        return super().output_resulting_program(prog)
-
-    def external_writer(self) -> api.ExternalWriter:
-        if self._writer is None:
-            path = self.args.external_data
-            if path is None:
-                if self.args.output_file is None:
-                    raise UsageError(
-                        "--externalize-constants-if-larger needs -o or --external-data"
-                    )
-                path = self.args.output_file + ".weights"
-            out_dir = os.path.dirname(self.args.output_file or "")
-            self._writer = api.open_external_writer(path, out_dir)
-        return self._writer
+        if self._writer is not None:
+            with _writing(self.args.external_data, "external data"):
+                api.externalize(prog, self._writer, self.args.externalize_constants_if_larger)
 
     def run(self) -> None:
-        """xDSL's loop; then the external data and the output, only if it all succeeded."""
-        ok = False
+        """xDSL's loop, then the output.  The external data and the `-o` file are new
+        files, renamed into place only when every chunk succeeded, the output last (so that
+        it never refers to data not in place yet).  Stdout gets the chunks that succeeded
+        (as mlir-opt's), unless they refer to external data, which a failed run does not
+        write."""
+        pending: list[tuple[str, str, api.ExternalWriter | _NewFile]] = []  # in commit order
+        if self.args.externalize_constants_if_larger is not None:
+            out_dir = os.path.dirname(self.args.output_file or "")
+            self._writer = api.open_external_writer(self.args.external_data, out_dir)
+            pending.append((self.args.external_data, "external data", self._writer))
         try:
             super().run()
-            ok = True
+            if self.args.output_file is not None and not self.failed:
+                with _writing(self.args.output_file, "output"):
+                    output = _NewFile(self.args.output_file, self._output.getvalue())
+                pending.append((self.args.output_file, "output", output))
+            while pending and not self.failed:
+                path, what, new_file = pending.pop(0)
+                with _writing(path, what):
+                    new_file.close(commit=True)
+            if self.args.output_file is None and not (self.failed and self._writer is not None):
+                sys.stdout.write(self._output.getvalue())
+                sys.stdout.flush()
         finally:
-            if self._writer is not None:
-                self._writer.close(commit=ok)
+            for _, _, new_file in pending:
+                with contextlib.suppress(OSError):
+                    new_file.close(commit=False)
         if self.args.time_passes:
             self.print_timings()
-        self.write_output(self._output.getvalue())
 
     def print_timings(self) -> None:
         total = sum(t for _, t in self._timings)
@@ -456,18 +626,22 @@ class GeOptMain(xDSLOptMain):
             print(f"  {t:9.4f}   {name}", file=sys.stderr)
         print(f"  {total:9.4f}   Total", file=sys.stderr)
 
-    def write_output(self, text: str) -> None:
-        if self.args.output_file is None:
-            sys.stdout.write(text)
-            sys.stdout.flush()
-            return
-        try:
-            with open(self.args.output_file, "w") as f:
-                f.write(text)
-        except OSError as e:
-            raise GeError(
-                f"{self.args.output_file}: error: cannot write output: {e.strerror}"
-            ) from None
+
+@contextlib.contextmanager
+def _writing(path: str, what: str) -> Iterator[None]:
+    """Turns an `OSError` of writing the file `path` into a one-line `GeError`."""
+    try:
+        yield
+    except OSError as e:
+        raise GeError(f"{path}: error: cannot write {what}: {e.strerror or e}") from None
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Whether paths `a` and `b` name one file (through links; neither need exist)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.realpath(a) == os.path.realpath(b)
 
 
 def main(args: Sequence[str] | None = None) -> int:
@@ -476,7 +650,10 @@ def main(args: Sequence[str] | None = None) -> int:
     post_init = Attribute.__post_init__
     colored = Diagnostic.colored
     try:
-        GeOptMain(args).run()
+        tool = GeOptMain(args)
+        tool.run()
+        if tool.failed:
+            return EXIT_ERROR
     except (UsageError, OptionError) as e:
         print(f"ge-opt: error: {e}", file=sys.stderr)
         return EXIT_USAGE

@@ -130,6 +130,10 @@ def min_hypercut(
     tail = np.asarray(tails, dtype=np.int64)
     head = np.asarray(heads, dtype=np.int64)
     arc_owner = np.asarray(owner, dtype=np.int64)
+    largest = max(weights, default=0)
+    if largest > 2**40:  # a tensor of more than 2^40 bytes: scale into int64 first
+        k = -(-largest // 2**40)
+        weights = [-(-w // k) for w in weights]
     w64 = np.asarray(weights, dtype=np.int64)
 
     # stage 1: the weights (scaled down uniformly if an arc would not fit in int32)

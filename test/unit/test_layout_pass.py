@@ -739,6 +739,10 @@ def test_min_hypercut_scales_weights_beyond_int32():
     labels = min_hypercut(2, [([SOURCE, 0], big), ([0, 1], big // 2), ([1, SINK], big // 4)])
     assert labels == [True, True]
 
+    huge = 2**90  # beyond int64 (a tensor of 2^62 elements, fuzzer-found): scaled first
+    labels = min_hypercut(2, [([SOURCE, 0], huge), ([0, 1], huge // 4), ([1, SINK], huge // 2)])
+    assert labels == [True, False]
+
 
 def _conversions(module: ModuleOp) -> tuple[int, int]:
     """(bytes moved, count) of the trans_data ops of a module: physical bytes read + written."""

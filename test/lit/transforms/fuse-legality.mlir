@@ -2,13 +2,13 @@
 // function, which keeps its unfused ops; a few cases show what a rule keeps (the shared stream
 // label, a constant shared with another op, a wait_tensor before the conv).
 //
-// The first case is an assigned module, which --fuse refuses with a located error.  ge-opt
-// stops at the first error, so the cases are checked with --verify-diagnostics, which prints
-// that error on stdout (before the modules, which are printed at the end) and goes on with
-// the other cases; the upstream check blanks that one line.
+// The first case is an assigned module, which --fuse refuses with a located error.  Without
+// flags ge-opt prints it on stderr, goes on with the other cases and exits 1 (as mlir-opt), so
+// the cases are checked with --verify-diagnostics, which prints that error on stdout (before
+// the modules, which are printed at the end) and exits 0; the upstream check blanks that line.
 // RUN: ge-opt %s --split-input-file --fuse --verify-diagnostics | filecheck %s
 // RUN: ge-opt %s --split-input-file --fuse --verify-diagnostics --print-op-generic | sed -e "s/^.*: error: .*$//" | %mlir-opt --split-input-file -o /dev/null
-// RUN: not ge-opt %s --split-input-file --fuse 2>&1 | filecheck %s --check-prefix=ASSIGNED
+// RUN: not ge-opt %s --split-input-file --fuse 2>&1 >/dev/null | filecheck %s --check-prefix=ASSIGNED
 
 // ---- An assigned module (ops with stream.id) is refused --------------------------------------
 // ASSIGNED-NOT: {{\n}}
