@@ -333,7 +333,14 @@ class GraphBuilder:
         name: str | None = None,
     ) -> Tensor:
         return self._emit(
-            ge.BatchNormOp(x.value, scale.value, offset.value, mean.value, variance.value, epsilon),
+            ge.BatchNormOp(
+                x.value,
+                scale.value,
+                offset.value,
+                mean.value,
+                variance.value,
+                _number(epsilon, "epsilon"),
+            ),
             name,
         )
 
@@ -344,7 +351,7 @@ class GraphBuilder:
         return self._emit(ge.Relu6Op(x.value), name)
 
     def leaky_relu(self, x: Tensor, alpha: float = 0.01, name: str | None = None) -> Tensor:
-        return self._emit(ge.LeakyReluOp(x.value, alpha), name)
+        return self._emit(ge.LeakyReluOp(x.value, _number(alpha, "alpha")), name)
 
     def sigmoid(self, x: Tensor, name: str | None = None) -> Tensor:
         return self._emit(ge.SigmoidOp(x.value), name)
@@ -353,7 +360,7 @@ class GraphBuilder:
         return self._emit(ge.SiluOp(x.value), name)
 
     def clip(self, x: Tensor, min: float, max: float, name: str | None = None) -> Tensor:
-        return self._emit(ge.ClipOp(x.value, min, max), name)
+        return self._emit(ge.ClipOp(x.value, _number(min, "min"), _number(max, "max")), name)
 
     def identity(self, x: Tensor, name: str | None = None) -> Tensor:
         return self._emit(ge.IdentityOp(x.value), name)
@@ -458,6 +465,9 @@ class GraphBuilder:
         return self._emit(ge.FlattenOp(x.value, TensorType(x.element_type, shape), axis), name)
 
     def transpose(self, x: Tensor, perm: Sequence[int], name: str | None = None) -> Tensor:
+        perm = _ints(perm, "perm", len(x.shape))
+        if sorted(perm) != list(range(len(x.shape))):
+            raise GeError(f"error: perm {perm} is not a permutation of the {len(x.shape)} axes")
         shape = [x.shape[p] for p in perm]
         return self._emit(ge.TransposeOp(x.value, perm, TensorType(x.element_type, shape)), name)
 
@@ -504,7 +514,8 @@ class GraphBuilder:
     ) -> ModuleOp:
         """The module with one function returning `outputs`; verified unless `verify=False`.
 
-        Output names default to the handles' names (`out0`, `out1`, ... when they have none).
+        Output names default to the handles' names (`out0`, `out1`, ... when they have none;
+        `x_1` for a handle `x` returned a second time); names are unique.
         """
         if self._built:
             raise GeError("error: this GraphBuilder has already built its module")
@@ -513,15 +524,20 @@ class GraphBuilder:
                 f"error: {len(self._scopes)} npu_stream_switch scope(s) were not exited before "
                 "build()"
             )
-        names = (
-            list(output_names)
-            if output_names is not None
-            else [t.name or f"out{i}" for i, t in enumerate(outputs)]
-        )
+        if output_names is not None:
+            names = list(output_names)
+        else:  # a handle returned twice gets a second name
+            names = []
+            for i, t in enumerate(outputs):
+                default = t.name or f"out{i}"
+                names.append(default if default not in names else f"{default}_{i}")
         if len(names) != len(outputs):
             raise GeError(f"error: {len(outputs)} outputs but {len(names)} output names")
         for n in names:
             _check_name(n)
+        if len(set(names)) != len(names):
+            twice = next(n for i, n in enumerate(names) if n in names[:i])
+            raise GeError(f"error: duplicate output name '{twice}'")
         ret = func.ReturnOp(*[t.value for t in outputs])
         self.block.add_op(ret)
         fn = func.FuncOp(
@@ -574,6 +590,10 @@ class GraphBuilder:
         return TensorType(a.element_type, shape, wide.type.encoding)
 
     def _conv_type(self, x: Tensor, w: Tensor, strides, pads, dilations) -> TensorType:
+        _rank4(x, "the input of conv2d")
+        _rank4(w, "the filter of conv2d")
+        strides, dilations = _ints(strides, "strides", 2), _ints(dilations, "dilations", 2)
+        pads = _ints(pads, "pads", 4)
         n, _, h, wd = x.shape
         o, _, kh, kw = w.shape
         ho = shapes.conv_output_size(h, kh, strides[0], pads[0], pads[1], dilations[0])
@@ -581,10 +601,40 @@ class GraphBuilder:
         return _like(x.type, [n, o, ho, wo])
 
     def _pool_type(self, x: Tensor, kernel, strides, pads, ceil_mode) -> TensorType:
+        _rank4(x, "the input of a pooling op")
+        kernel, strides = _ints(kernel, "kernel", 2), _ints(strides, "strides", 2)
+        pads = _ints(pads, "pads", 4)
         n, c, h, w = x.shape
         ho = shapes.pool_output_size(h, kernel[0], strides[0], pads[0], pads[1], ceil_mode)
         wo = shapes.pool_output_size(w, kernel[1], strides[1], pads[2], pads[3], ceil_mode)
         return _like(x.type, [n, c, ho, wo])
+
+
+def _ints(values: object, what: str, count: int) -> list[int]:
+    """`values` as `count` integers that fit in int64, else a GeError."""
+    wrong = GeError(f"error: {what} must be a list of {count} integers, got {values!r}")
+    if not isinstance(values, Iterable) or isinstance(values, str | bytes):
+        raise wrong
+    items = list(values)
+    ints = [int(v) for v in items if isinstance(v, int | np.integer) and not isinstance(v, bool)]
+    if len(ints) != len(items) or len(ints) != count:
+        raise wrong
+    for v in ints:
+        if not -(2**63) <= v <= MAX_DIMENSION:
+            raise GeError(f"error: {what} value {v} does not fit in a 64-bit integer")
+    return ints
+
+
+def _number(value: object, what: str) -> float:
+    """`value` as a float (an int or float, not a bool), else a GeError."""
+    if not isinstance(value, int | float | np.integer | np.floating) or isinstance(value, bool):
+        raise GeError(f"error: {what} must be a number, got {value!r}")
+    return float(value)
+
+
+def _rank4(x: Tensor, what: str) -> None:
+    if len(x.shape) != 4:
+        raise GeError(f"error: {what} must have rank 4, got shape {list(x.shape)}")
 
 
 def _v(t: Tensor | None) -> SSAValue | None:

@@ -230,3 +230,34 @@ def test_shape_mistakes_surface_as_verifier_errors_at_build():
     y = b.conv2d(x, w)
     with pytest.raises(GeError, match=r"'ge.conv2d' op operand 'filter' has 2 input channels per group, expected 3"):
         b.build([y])
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (lambda b, x: b.max_pool(x, [2**70, 1]), "kernel value 1180591620717411303424 does not fit"),
+        (lambda b, x: b.max_pool(x, [1, 1], strides=[2**63, 1]), "strides value 9223372036854775808"),
+        (lambda b, x: b.max_pool(x, [1]), r"kernel must be a list of 2 integers, got \[1\]"),
+        (lambda b, x: b.conv2d(x, x, pads=[1, 1]), "pads must be a list of 4 integers"),
+        (lambda b, x: b.transpose(x, [0, 1, 2, 7]), r"perm \[0, 1, 2, 7\] is not a permutation"),
+        (lambda b, x: b.leaky_relu(x, alpha="a"), "alpha must be a number, got 'a'"),
+        (lambda b, x: b.clip(x, None, 6.0), "min must be a number, got None"),
+        (lambda b, x: b.avg_pool(b.input("v", [4]), [1, 1]), "must have rank 4, got shape"),
+    ],
+)
+def test_bad_op_arguments_raise_ge_error(build, message):
+    b = GraphBuilder()
+    x = b.input("x", [1, 2, 4, 4])
+    with pytest.raises(GeError, match=message):
+        build(b, x)
+
+
+def test_output_names_are_unique():
+    b = GraphBuilder()
+    x = b.input("x", [4])
+    with pytest.raises(GeError, match="duplicate output name 'y'"):
+        b.build([x, x], output_names=["y", "y"])
+    b = GraphBuilder()
+    x = b.input("x", [4])
+    module = b.build([x, x])  # the default names stay unique
+    assert "{ge.name = \"x\"}, tensor<4xf32> {ge.name = \"x_1\"}" in str(module)
