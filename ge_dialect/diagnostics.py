@@ -64,6 +64,10 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind
 
 from ge_dialect.utils.floats import FLOAT_DTYPES, decimal_bits
 
+SPLAT_EXPAND_LIMIT = 1 << 20
+"""A float splat of more elements keeps its one element (readers broadcast it): storing
+every element of `dense<1.0> : tensor<2x2147483647x1x1xf32>` would take 16 GB."""
+
 
 class GeError(DiagnosticException):
     """A user's mistake; `str(e)` is one finished diagnostic line (or a few, for notes)."""
@@ -313,8 +317,8 @@ class LocatingParser(Parser):
         if decimals:
             where, texts = zip(*decimals, strict=True)
             bits[list(where)] = decimal_bits(texts, dtype, bits_dtype)
-        if not shape:  # a splat: its one element everywhere
-            bits = np.repeat(bits, math.prod(type_shape))
+        if not shape and math.prod(type_shape) <= SPLAT_EXPAND_LIMIT:
+            bits = np.repeat(bits, math.prod(type_shape))  # every element, as xDSL stores them
         return DenseIntOrFPElementsAttr(literal_type, BytesAttr(bits.tobytes()))
 
     def _parse_optional_integer_or_float_type(self) -> TypeAttribute | None:

@@ -17,6 +17,7 @@ import sys
 
 import pytest
 
+from ge_dialect import api
 from ge_dialect.tools.ge_opt import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -297,3 +298,17 @@ def test_any_prefix_of_a_valid_module(capsys, tmp_path):
     assert (code, err) == (0, "")
     for end in range(len(MODULE)):
         check_answers(capsys, tmp_path, MODULE[:end])
+
+
+def test_a_huge_float_splat_stays_one_element(capsys):
+    """`dense<1.0>` of 2^32 elements is one stored element (it was expanded to 16 GB)."""
+    text = (
+        "func.func @f() -> tensor<2x2147483647x1x1xf32> {\n"
+        "  %w = ge.const dense<1.0> : tensor<2x2147483647x1x1xf32>\n"
+        "  func.return %w : tensor<2x2147483647x1x1xf32>\n}\n"
+    )
+    module = api.parse(text, "splat.mlir")
+    (const,) = [op for op in module.walk() if op.name == "ge.const"]
+    assert len(const.properties["value"].data.data) == 4
+    api.verify(module)
+    assert "ge.const dense<1.000000e+00> : tensor<2x2147483647x1x1xf32>" in api.print_module(module)
