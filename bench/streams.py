@@ -55,13 +55,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import math
 import random
 import time
 from collections import Counter
 from collections.abc import Callable
 from functools import partial
-from typing import Literal, cast
+from typing import Literal, TypeVar, cast
 
 import numpy as np
 from timer import measure
@@ -71,6 +72,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.transforms.canonicalize import CanonicalizePass
 
 from ge_dialect import ge, stream
+from ge_dialect.api import gc_paused
 from ge_dialect.builder import GraphBuilder, Tensor
 from ge_dialect.dialects import make_context
 from transforms.assign_streams import AssignStreamsPass
@@ -350,6 +352,78 @@ def touch(module: ModuleOp) -> int:
     return seen
 
 
+BUDGET = 2.0
+"""Seconds of runs per figure at small sizes (at most 30 runs, at least --repeat)."""
+
+
+class _FullCollections:
+    """Counts the collections of the oldest generation while it is registered."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, phase: str, info: dict) -> None:
+        if phase == "stop" and info["generation"] == 2:
+            self.count += 1
+
+
+def _timed_runs(fn: Callable[[ModuleOp], object], module: ModuleOp, gc_on: bool, runs: int,
+                clock: str) -> tuple[float, int]:
+    """The best of `runs` runs of `fn` on fresh clones of `module` (the clone is not timed;
+    a full collection precedes each run, see timer.measure), in seconds of CPU or wall time,
+    and the most full collections one run triggered."""
+    cpu: list[float] = []
+    full = _FullCollections()
+    most = 0
+
+    def timed(m: ModuleOp) -> None:
+        nonlocal most
+        full.count = 0
+        gc.callbacks.append(full)
+        try:
+            start = time.process_time()
+            fn(m)
+            cpu.append(time.process_time() - start)
+        finally:
+            gc.callbacks.remove(full)
+        most = max(most, full.count)
+
+    wall = measure(timed, runs, setup=partial(_without_gc, module.clone), gc_enabled=gc_on).seconds
+    return (min(cpu) if clock == "cpu" else wall), most
+
+
+def _walk_runs(module: ModuleOp, runs: int, clock: str) -> float:
+    """The best of `runs` walks (`touch`) of one fresh clone of `module`, GC off."""
+    clone = _without_gc(module.clone)
+    gc.collect()
+    best = math.inf
+    with gc_paused():
+        for _ in range(runs):
+            start_cpu, start_wall = time.process_time(), time.perf_counter()
+            touch(clone)
+            cpu, wall = time.process_time() - start_cpu, time.perf_counter() - start_wall
+            best = min(best, cpu if clock == "cpu" else wall)
+    return best
+
+
+T = TypeVar("T")
+
+
+def _without_gc(make: Callable[[], T]) -> T:
+    """`make()` with the cyclic GC off: building or cloning a module of 100k ops allocates
+    millions of objects, and the full collections that would trigger meanwhile (each one
+    scanning the growing heap) cost more than the building itself.  Not timed either way;
+    the full collection before each timed run (`timer.measure`) frees what they leave."""
+    with gc_paused():
+        return make()
+
+
+def _runs(estimate: float, repeat: int) -> int:
+    """Runs for a figure whose one run takes about `estimate` seconds: `--repeat`, or more
+    for short runs (on a shared machine the best of many is the least disturbed figure)."""
+    return max(repeat, min(30, math.ceil(BUDGET / max(estimate, 1e-6))))
+
+
 def scaling(shapes: list[str], sizes: list[int], modes: list[Mode], repeat: int,
             clock: str) -> None:
     ctx = make_context()
@@ -357,44 +431,65 @@ def scaling(shapes: list[str], sizes: list[int], modes: list[Mode], repeat: int,
     print(f"assign-streams, microseconds per compute op ({what}; the pass alone on a fresh "
           f"clone, best of {repeat} to 30 runs), GC off and on; `walk` is the control")
     header = " ".join(f"{f'{n:,}':>9s}" for n in sizes)
-    print(f"{'shape':8s} {'mode':7s} {'GC':4s} {header}   {sizes[-1]:,} / {sizes[0]:,}",
+    last = f"{sizes[-1]:,} / {sizes[0]:,}"
+    print(f"{'shape':8s} {'mode':7s} {'GC':4s} {header}   {last:>17s}  full GCs in a run",
           flush=True)
-
-    def best(fn: Callable[[ModuleOp], object], module: ModuleOp, gc_on: bool) -> float:
-        # small sizes run more often (on a shared machine the best of many runs is the
-        # figure least disturbed): at least `repeat` runs and about 2 s
-        cpu: list[float] = []
-
-        def timed(m: ModuleOp) -> None:
-            start = time.process_time()
-            fn(m)
-            cpu.append(time.process_time() - start)
-
-        first, _ = measure(timed, 1, setup=module.clone)
-        runs = max(repeat, min(30, math.ceil(2.0 / max(first, 1e-6))))
-        wall = measure(timed, runs, setup=module.clone, gc_enabled=gc_on).seconds
-        return min(cpu[1:]) if clock == "cpu" else wall
-
+    relative: list[str] = []  # the second table
     for shape in shapes:
         rows: dict[tuple[str, bool], list[float]] = {}
+        fulls: dict[tuple[str, bool], list[int]] = {}
+        per_op: dict[tuple[str, bool], float] = {}  # the last size's figure, for estimates
         for n in sizes:
+            # one module at a time besides the unlabelled one (the walk's too): the heap the
+            # GC scans holds the module, its clone and the unlabelled module
+            unlabelled: ModuleOp | None = None
             for mode in [*modes, "walk"]:
-                module = SHAPES[shape](n, mode == "labels")
+                if mode == "labels":
+                    module = _without_gc(partial(SHAPES[shape], n, True))
+                else:
+                    if unlabelled is None:
+                        unlabelled = _without_gc(partial(SHAPES[shape], n, False))
+                    module = unlabelled
                 n_ops = sum(1 for op in module.walk()
                             if op.name.startswith("ge.") and op.name != "ge.const")
                 if mode == "walk":
-                    rows.setdefault((mode, False), []).append(
-                        best(touch, module, False) / n_ops * 1e6)
+                    estimate = per_op.get((mode, False), 2e-6) * n_ops
+                    seconds = _walk_runs(module, _runs(estimate, repeat), clock)
+                    rows.setdefault((mode, False), []).append(seconds / n_ops * 1e6)
+                    per_op[(mode, False)] = seconds / n_ops
                     continue
                 run_pass = partial(AssignStreamsPass(mode=cast(Mode, mode)).apply, ctx)
                 for gc_on in (False, True):
-                    rows.setdefault((mode, gc_on), []).append(
-                        best(run_pass, module, gc_on) / n_ops * 1e6)
+                    key = (mode, gc_on)
+                    if key in per_op:  # from the smaller size: no calibration run
+                        runs = _runs(per_op[key] * n_ops, repeat)
+                    else:  # one untimed run to calibrate (and warm up)
+                        first, _ = _timed_runs(run_pass, module, gc_on, 1, clock)
+                        runs = _runs(first, repeat)
+                    seconds, most = _timed_runs(run_pass, module, gc_on, runs, clock)
+                    per_op[key] = seconds / n_ops
+                    rows.setdefault(key, []).append(seconds / n_ops * 1e6)
+                    fulls.setdefault(key, []).append(most)
                 del module
+                gc.collect()
+            del unlabelled
+            gc.collect()
+        walk = rows[("walk", False)]
         for (mode, gc_on), values in rows.items():
             cells = " ".join(f"{v:9.2f}" if mode == "walk" else f"{v:9.1f}" for v in values)
+            collections = (" ".join(str(c) for c in fulls[(mode, gc_on)]) if gc_on else
+                           "-" if mode != "walk" else "")
             print(f"{shape:8s} {mode:7s} {'on' if gc_on else 'off':4s} {cells}   "
-                  f"{values[-1] / values[0]:.2f}x", flush=True)
+                  f"{values[-1] / values[0]:16.2f}x  {collections}", flush=True)
+            if mode != "walk":
+                ratios = [v / w for v, w in zip(values, walk, strict=True)]
+                cells = " ".join(f"{r:9.2f}" for r in ratios)
+                relative.append(f"{shape:8s} {mode:7s} {'on' if gc_on else 'off':4s} {cells}   "
+                                f"{ratios[-1] / ratios[0]:16.2f}x")
+    print()
+    print("the same in units of the control: per-op cost / the walk's per-op cost at that size")
+    print(f"{'shape':8s} {'mode':7s} {'GC':4s} {header}   {last:>17s}")
+    print("\n".join(relative), flush=True)
 
 
 def main() -> None:

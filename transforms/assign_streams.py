@@ -47,9 +47,9 @@ ops).
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, cast
 
 from xdsl.context import Context
 from xdsl.dialects import builtin, func
@@ -85,32 +85,107 @@ _COLLECTIVES = (ge.HcomAllReduceOp, ge.HcomAllGatherOp)
 
 @dataclass
 class _Graph:
-    """Compute ops of one block in block order, with their producers (ENTRY for arguments)."""
+    """Compute ops of one block in block order, with their producers (ENTRY for arguments).
+
+    Dependency lists are tuples of ints: the collector untracks them, so that a large
+    function's graph does not count towards (or slow down) the full collections of
+    Python's cyclic GC.
+    """
 
     ops: list[Operation]
-    preds: list[list[int]]
+    preds: list[tuple[int, ...]]
     exit_preds: list[int]
     has_args: bool
-    succs: list[list[int]] = field(default_factory=list)
+    succs: list[tuple[int, ...]] = field(default_factory=list)
+    labels: list[stream.LabelAttr | None] = field(default_factory=list)
+    """The user stream label of each op (`_label`; found from the ops if not given)."""
+    label_names: list[str | None] = field(default_factory=list)
+    """The name of each op's label (None without one; found from `labels` if not given)."""
+    consts: list[ge.ConstOp] = field(default_factory=list)
+    """The constants of the block, in block order."""
+    wait_tensors: list[stream.WaitTensorOp] = field(default_factory=list)
+    """The wait_tensors of the block, in block order."""
+    assigned: Operation | None = None
+    """The first op of the block that already has a `stream.id`, if any."""
+    nested: list[Operation] = field(default_factory=list)
+    """The ops of the block that have regions (where more functions may be), in order."""
+    collectives: set[int] = field(default_factory=set)
+    """The collectives among the ops."""
 
     def __post_init__(self) -> None:
-        self.succs = [[] for _ in self.ops]
+        succs: list[list[int]] = [[] for _ in self.ops]
         for v, ps in enumerate(self.preds):
             for u in ps:
                 if u != ENTRY:
-                    self.succs[u].append(v)
+                    succs[u].append(v)
+        self.succs = [tuple(targets) for targets in succs]
+        if len(self.labels) != len(self.ops):
+            self.labels = [_label(op) for op in self.ops]
+        if len(self.label_names) != len(self.ops):
+            self.label_names = [None if x is None else x.label.data for x in self.labels]
+
+
+_COMPUTE, _CONST, _WAIT_TENSOR, _RETURN, _COLLECTIVE = range(5)
+
+_KINDS: dict[type, int] = {}
+"""The kind of each op class met so far (isinstance once per class, not once per op)."""
+
+
+def _kind(op: Operation) -> int:
+    """`_WAIT_TENSOR`, `_CONST`, `_RETURN`, `_COLLECTIVE` (a compute op) or `_COMPUTE`
+    (anything else) for `op`."""
+    kind = _KINDS.get(type(op))
+    if kind is None:
+        if isinstance(op, stream.WaitTensorOp):
+            kind = _WAIT_TENSOR
+        elif isinstance(op, ge.ConstOp):
+            kind = _CONST
+        elif isinstance(op, func.ReturnOp):
+            kind = _RETURN
+        elif isinstance(op, _COLLECTIVES):
+            kind = _COLLECTIVE
+        else:
+            kind = _COMPUTE
+        _KINDS[type(op)] = kind
+    return kind
+
+
+def _is_a(op: object, cls: type | tuple[type, ...], cache: dict[type, bool]) -> bool:
+    """isinstance(op, cls), asked once per class of `op` (`cache` is one per `cls`)."""
+    found = cache.get(type(op))
+    if found is None:
+        found = cache[type(op)] = isinstance(op, cls)
+    return found
+
+
+_IS_RECORD: dict[type, bool] = {}
+_IS_FUNC: dict[type, bool] = {}
+_RECORD, _WAIT = 1, 2
+_STREAM_OPS: dict[type, int] = {}  # _RECORD, _WAIT or 0 for each op class met so far
 
 
 def _build_graph(block: Block) -> _Graph:
     """The dependency graph of `block`: data edges and wait_tensor edges between its compute
-    ops (constants need nothing; a wait_tensor passes on both its operands' producers)."""
-    index: dict[Operation, int] = {}
+    ops (constants need nothing; a wait_tensor passes on both its operands' producers).
+
+    The producers of each value defined in the block are looked up by the value's `id` (a
+    value of another block, if any, by its owner), so an operand costs one lookup in a
+    table of small entries rather than a visit to its producer."""
     ops: list[Operation] = []
-    sources: dict[SSAValue, tuple[int, ...]] = {}
+    # id(value) -> its producers; the block's own values only (they stay alive meanwhile)
+    sources: dict[int, tuple[int, ...]] = {id(arg): (ENTRY,) for arg in block.args}
+    consts: list[ge.ConstOp] = []
+    wait_tensors: list[stream.WaitTensorOp] = []
+    labels: list[stream.LabelAttr | None] = []
+    label_names: list[str | None] = []
+    nested: list[Operation] = []
+    collectives: set[int] = set()
+    assigned: Operation | None = None
 
     def sources_of(value: SSAValue) -> tuple[int, ...]:
-        if value in sources:
-            return sources[value]
+        found = sources.get(id(value))
+        if found is not None:
+            return found
         owner = value.owner
         if isinstance(owner, Block):
             return (ENTRY,)
@@ -118,27 +193,87 @@ def _build_graph(block: Block) -> _Graph:
             return ()
         if isinstance(owner, stream.WaitTensorOp):
             found = tuple(dict.fromkeys(sources_of(owner.input) + sources_of(owner.dependency)))
-            sources[value] = found
+            sources[id(value)] = found
             return found
-        return (index[owner],) if owner in index else ()
+        # not a compute op of the block seen so far (their results are in `sources`)
+        return ()
 
-    preds: list[list[int]] = []
+    preds: list[tuple[int, ...]] = []
     exit_preds: list[int] = []
-    for op in block.ops:
-        if isinstance(op, stream.WaitTensorOp):
+    kinds = _KINDS
+    label_type = stream.LabelAttr
+    get = sources.get
+    following = block.first_op
+    while following is not None:  # the ops in order (one call per op: no iterator)
+        op = following
+        following = op.next_op
+        # one look at each op's attributes: already assigned?  its label (`_label`)
+        attributes = op.attributes
+        label: stream.LabelAttr | None = None
+        name: str | None = None
+        if attributes:
+            if assigned is None and stream.ID in attributes:
+                assigned = op
+            found_label = attributes.get(stream.LABEL)
+            if found_label is not None and isinstance(found_label, label_type):
+                label, name = found_label, found_label.label.data
+        if op.regions:
+            nested.append(op)
+        kind = kinds.get(type(op))
+        if kind is None:
+            kind = _kind(op)
+        if kind == _WAIT_TENSOR:
             # in block order, so that a chain of wait_tensors never recurses deeply
-            sources_of(op.output)
+            sources_of(cast(stream.WaitTensorOp, op).output)
+            wait_tensors.append(cast(stream.WaitTensorOp, op))
             continue
-        if isinstance(op, ge.ConstOp):
+        if kind == _CONST:
+            consts.append(cast(ge.ConstOp, op))
+            for result in op.results:
+                sources[id(result)] = ()
             continue
-        deps = list(dict.fromkeys(s for v in op.operands for s in sources_of(v)))
-        if isinstance(op, func.ReturnOp):
-            exit_preds = deps
+        deps: tuple[int, ...] | None = None
+        more: list[int] | None = None  # with several operands: all their producers
+        for value in op.operands:
+            found = get(id(value))
+            if found is None:
+                found = sources_of(value)
+            if deps is None:
+                deps = found
+            elif more is None:
+                more = [*deps, *found]
+            else:
+                more.extend(found)
+        if more is not None:
+            deps = tuple(dict.fromkeys(more))
+        elif deps is None:
+            deps = ()
+        if kind == _RETURN:
+            exit_preds = list(deps)
             continue
-        index[op] = len(ops)
+        u = len(ops)
+        if kind == _COLLECTIVE:
+            collectives.add(u)
         ops.append(op)
         preds.append(deps)
-    return _Graph(ops, preds, exit_preds, bool(block.args))
+        labels.append(label)
+        label_names.append(name)
+        mine = (u,)
+        for result in op.results:
+            sources[id(result)] = mine
+    return _Graph(
+        ops,
+        preds,
+        exit_preds,
+        bool(block.args),
+        labels=labels,
+        label_names=label_names,
+        consts=consts,
+        wait_tensors=wait_tensors,
+        assigned=assigned,
+        nested=nested,
+        collectives=collectives,
+    )
 
 
 # ----------------------------------------------------------------------------------------
@@ -172,13 +307,13 @@ class _Stream:
 def _label(op: Operation) -> stream.LabelAttr | None:
     """The user stream label of `op`, if any."""
     label = op.attributes.get(stream.LABEL)
-    return label if isinstance(label, stream.LabelAttr) else None
+    return label if label is not None and isinstance(label, stream.LabelAttr) else None
 
 
 def _assign(graph: _Graph, mode: Mode, max_streams: int) -> list[tuple]:
     """The stream key of each op: ("auto", k), ("label", name, k) or ("comm",)."""
     keys: list[tuple] = [("auto", 0)] * len(graph.ops)
-    labels = [_label(op) for op in graph.ops]
+    labels = graph.labels
     if mode == "single":
         for op, label in zip(graph.ops, labels, strict=True):
             if label is not None:
@@ -190,24 +325,31 @@ def _assign(graph: _Graph, mode: Mode, max_streams: int) -> list[tuple]:
         return keys
     groups: dict[tuple, list[int]] = {}
     label_keys: dict[str, tuple] = {}  # one key per label, shared by its ops
-    for u, (op, label) in enumerate(zip(graph.ops, labels, strict=True)):
-        if label is not None:
-            name = label.label.data
-            if mode == "auto" and label.inner_parallel.data:
+    auto: list[int] = []
+    collectives = graph.collectives
+    for u, name in enumerate(graph.label_names):
+        if name is not None:
+            label = labels[u]
+            if mode == "auto" and label is not None and label.inner_parallel.data:
                 groups.setdefault(("label", name), []).append(u)
             else:
                 keys[u] = label_keys.setdefault(name, ("label", name, 0))
-        elif isinstance(op, _COLLECTIVES):
+        elif u in collectives:
             keys[u] = ("comm",)
         elif mode == "auto":
-            groups.setdefault(("auto",), []).append(u)
+            if not auto:
+                groups[("auto",)] = auto
+            auto.append(u)
     if groups:
         reduced = transitive_reduction(graph.succs, REACH_WINDOW)
-        weight: list[int] = []  # the cost module's figures, read only if chains are merged
+        weight: list[int] = []  # the cost module's figures, read only for chains merged
         for group_key, members in groups.items():
             chains = chain_cover(graph.succs, reduced, members, CLOSURE_FANOUT)
-            if len(chains) > max_streams and not weight:
-                weight = [_weight(op) for op in graph.ops]
+            if len(chains) > max_streams:
+                if not weight:
+                    weight = [0] * len(graph.ops)
+                for u in members:
+                    weight[u] = _weight(graph.ops[u])
             streams = merge_lightest(chains, max_streams, weight)
             streams.sort(key=lambda s: s[0])
             for k, ops in enumerate(streams):
@@ -237,8 +379,8 @@ def _remove_ineffective_multi_stream(graph: _Graph, keys: list[tuple]) -> None:
     last_visited: dict[tuple, int] = {}  # stream -> its last op before the current one
     main = ("auto", 0)
     exit_preds = set(graph.exit_preds)
-    for u, op in enumerate(graph.ops):
-        target = _ineffective_target(graph, keys, u, op, main, exit_preds)
+    for u in range(len(graph.ops)):
+        target = _ineffective_target(graph, keys, u, main, exit_preds)
         if target is not None:
             last_pred = max((p for p in graph.preds[u] if p != ENTRY), default=-1)
             first_user = min(graph.succs[u], default=len(graph.ops))
@@ -253,22 +395,31 @@ def _remove_ineffective_multi_stream(graph: _Graph, keys: list[tuple]) -> None:
 
 
 def _ineffective_target(
-    graph: _Graph, keys: list[tuple], u: int, op: Operation, main: tuple, exit_preds: set[int]
+    graph: _Graph, keys: list[tuple], u: int, main: tuple, exit_preds: set[int]
 ) -> tuple | None:
     """The one stream all producers and users of the unlabelled op `u` sit on, if `u` may
     move there (not its own stream, not a label stream, the comm stream for a collective
     only), else None."""
-    if _label(op) is not None:
-        return None
-    users = graph.succs[u] + ([len(graph.ops)] if u in exit_preds else [])
-    neighbours = {main if p == ENTRY else keys[p] for p in graph.preds[u]}
-    neighbours |= {main if v == len(graph.ops) else keys[v] for v in users}
-    if len(neighbours) != 1 or not graph.preds[u] or not users:
+    preds = graph.preds[u]
+    users = graph.succs[u]
+    if graph.labels[u] is not None or not preds or not (users or u in exit_preds):
         return None  # it needs producers and users, all on one stream
-    (target,) = neighbours
+    target = None
+    for p in preds:
+        key = main if p == ENTRY else keys[p]
+        if target is None:
+            target = key
+        elif key != target:
+            return None
+    for v in users:
+        if keys[v] != target:
+            return None
+    if u in exit_preds and main != target:
+        return None
+    assert target is not None
     if target == keys[u] or target[0] == "label":
         return None
-    if target[0] == "comm" and not isinstance(op, _COLLECTIVES):
+    if target[0] == "comm" and u not in graph.collectives:
         return None  # the comm stream runs collectives only
     return target
 
@@ -291,7 +442,7 @@ def _number_streams(graph: _Graph, keys: list[tuple]) -> tuple[list[int], list[_
         streams[sid].ops.append(u)
     for s in streams:  # only label streams hold labelled ops: the label of their first one
         if s.kind == "label":
-            s.label = _label(graph.ops[s.ops[0]])
+            s.label = graph.labels[s.ops[0]]
     return ids, streams
 
 
@@ -304,90 +455,120 @@ def _number_streams(graph: _Graph, keys: list[tuple]) -> tuple[list[int], list[_
 class _Events:
     """The waits to insert, and the counts the report shows."""
 
-    waits: dict[int, list[int]]  # consumer (op index, or len(ops) for EXIT) -> producers kept
+    waits: dict[int, tuple[int, ...]]  # consumer (op index, len(ops): the return) -> producers
     dependencies: int
     dropped: int
 
 
 def _choose_waits(graph: _Graph, ids: list[int], nstreams: int) -> _Events:
     """Keeps exactly the cross-stream dependencies that stream order and the other kept
-    waits do not imply (vector clocks: clock[s] = last position on stream s known done)."""
-    exit_node = len(graph.ops)
-    position: list[int] = [0] * len(graph.ops)
+    waits do not imply (vector clocks: clock[s] = last position on stream s known done).
+
+    One working clock per stream, updated in place; an op's own clock is kept (as a tuple,
+    which the GC untracks) only if another stream or the return reads it."""
+    n = len(graph.ops)
+    exit_node = n
+    preds = graph.preds
+    position: list[int] = [0] * n
     counts = [0] * nstreams
     counts[0] = 1  # ENTRY is position 0 on stream 0
+    first_of: list[int | None] = [None] * nstreams
+    last_of: dict[int, int] = {}
     for u, s in enumerate(ids):
         position[u] = counts[s]
         counts[s] += 1
-    entry_clock = [-1] * nstreams
-    entry_clock[0] = 0
-    clocks: list[list[int]] = [[]] * len(graph.ops)
-    last_on: list[list[int] | None] = [None] * nstreams
-    last_on[0] = entry_clock
-    first_of: dict[int, int | None] = {s: None for s in range(nstreams)}
-    for u, s in enumerate(ids):
         if first_of[s] is None:
             first_of[s] = u
-    last_of = {s: u for u, s in enumerate(ids)}
+        last_of[s] = u
+    entry_clock = [-1] * nstreams
+    entry_clock[0] = 0
     # the clocks another stream reads: of producers with a consumer on another stream, and of
     # the ops the return waits for (results, and each stream's last op); no other is kept
-    read = [any(ids[w] != s for w in graph.succs[u]) for u, s in enumerate(ids)]
+    read = [False] * n
+    for v, ps in enumerate(preds):
+        s = ids[v]
+        for u in ps:
+            if u != ENTRY and ids[u] != s:
+                read[u] = True
     for u in (*graph.exit_preds, *last_of.values()):
         if u != ENTRY:
             read[u] = True
+    clocks: list[Sequence[int]] = [()] * n
+    entry = tuple(entry_clock)
+    # each stream's clock as of its last op so far (stream 0 starts with ENTRY)
+    last_on: list[list[int] | None] = [None] * nstreams
+    last_on[0] = entry_clock
 
-    def where(u: int) -> tuple[int, int, list[int]]:
+    def where(u: int) -> tuple[int, int, Sequence[int]]:
         if u == ENTRY:
-            return 0, 0, entry_clock
+            return 0, 0, entry
         return ids[u], position[u], clocks[u]
 
     result = _Events({}, 0, 0)
 
-    def settle(v: int, s: int, deps: list[int]) -> list[int]:
-        last = last_on[s]
-        base = list(last) if last is not None else [-1] * nstreams
-        cross = [u for u in dict.fromkeys(deps) if where(u)[0] != s]
-        result.dependencies += len(cross)
-        needed = [u for u in cross if base[where(u)[0]] < where(u)[1]]
+    def settle(v: int, s: int, deps: Sequence[int]) -> list[int]:
+        """Chooses the waits of consumer v on stream s; returns stream s's clock, updated
+        with the kept waits (the clock of v but for v's own position)."""
+        clock = last_on[s]
+        if clock is None:
+            clock = last_on[s] = [-1] * nstreams
+        needed: list[int] = []
+        cross = 0
+        for u in deps:
+            if u == ENTRY:
+                t, pos = 0, 0
+            else:
+                t = ids[u]
+                pos = position[u]
+            if t != s:
+                cross += 1
+                if clock[t] < pos:
+                    needed.append(u)
+        if not cross:
+            return clock
+        result.dependencies += cross
         kept = _not_implied(needed, where) if len(needed) > 1 else needed
-        result.dropped += len(cross) - len(kept)
+        result.dropped += cross - len(kept)
         if kept:
-            result.waits[v] = kept
+            result.waits[v] = tuple(kept)  # a tuple of ints: the GC untracks it
         for u in kept:
-            clock = where(u)[2]
-            base = [max(a, b) for a, b in zip(base, clock, strict=True)]
-        return base
+            for t, c in enumerate(where(u)[2]):
+                if c > clock[t]:
+                    clock[t] = c
+        return clock
 
     for v, s in enumerate(ids):
-        deps = graph.preds[v]
+        deps: Sequence[int] = preds[v]
         if s != 0 and first_of[s] == v and graph.has_args:
-            deps = [*deps, ENTRY]  # fork: a stream starts after the function does
+            deps = tuple(dict.fromkeys((*deps, ENTRY)))  # fork: a stream starts after the function
         clock = settle(v, s, deps)
         clock[s] = position[v]
         if read[v]:
-            clocks[v] = clock
-        last_on[s] = clock
+            clocks[v] = tuple(clock)
     joins = [last_of[s] for s in range(1, nstreams) if s in last_of]
-    settle(exit_node, 0, list(graph.exit_preds) + joins)
+    settle(exit_node, 0, tuple(dict.fromkeys((*graph.exit_preds, *joins))))
     return result
 
 
 def _not_implied(
-    needed: list[int], where: Callable[[int], tuple[int, int, list[int]]]
+    needed: list[int], where: Callable[[int], tuple[int, int, Sequence[int]]]
 ) -> list[int]:
     """The producers u of `needed` (in order) that no other one implies: no w != u has
     clock[w][stream(u)] >= position(u).  The two largest clocks per stream answer for every
     u at once: O(len(needed) * streams), not O(len(needed)^2) (a join of many branches)."""
-    best: dict[int, tuple[int, int, int]] = {}  # stream -> (largest, its owner, second)
-    for t in dict.fromkeys(where(u)[0] for u in needed):
-        first, owner, second = -2, ENTRY - 1, -2
-        for w in needed:
-            c = where(w)[2][t]
-            if c > first:
-                first, owner, second = c, w, first
-            elif c > second:
-                second = c
-        best[t] = (first, owner, second)
+    streams = list(dict.fromkeys(where(u)[0] for u in needed))
+    best = {t: [-2, ENTRY - 1, -2] for t in streams}  # stream -> [largest, its owner, second]
+    for w in needed:
+        clock = where(w)[2]
+        for t in streams:
+            c = clock[t]
+            top = best[t]
+            if c > top[0]:
+                top[2] = top[0]
+                top[0] = c
+                top[1] = w
+            elif c > top[2]:
+                top[2] = c
     kept = []
     for u in needed:
         t, pos, _ = where(u)
@@ -409,59 +590,70 @@ def _rewrite(block: Block, graph: _Graph, ids: list[int], events: _Events) -> No
     assert isinstance(ret, func.ReturnOp)
     # one attribute per stream, shared by its ops (attributes are immutable values)
     id_attrs = [stream.StreamIdAttr(k) for k in range(max(ids, default=0) + 1)]
-    for u, op in enumerate(graph.ops):
-        op.attributes[stream.ID] = id_attrs[ids[u]]
+    for op, sid in zip(graph.ops, ids, strict=True):
+        op.attributes[stream.ID] = id_attrs[sid]
     records: dict[int, stream.RecordOp] = {}
+    # `create` builds the same ops as the dialect's constructors (one variadic operand group
+    # or one operand, no property) without their argument checks: a third of the time
+    event_type = [stream.EventType()]
 
     def record_of(u: int) -> stream.RecordOp:
-        if u not in records:
+        rec = records.get(u)
+        if rec is None:
             if u == ENTRY:
-                rec = stream.RecordOp(list(block.args))
-                rec.attributes[stream.ID] = id_attrs[0]
                 parent = block.parent_op()
-                if parent is not None:
-                    rec.location = parent.location
+                rec = stream.RecordOp.create(
+                    operands=list(block.args),
+                    result_types=event_type,
+                    attributes={stream.ID: id_attrs[0]},
+                    location=None if parent is None else parent.location,
+                )
                 Rewriter.insert_op(rec, InsertPoint.at_start(block))
             else:
                 producer = graph.ops[u]
-                rec = stream.RecordOp(list(producer.results))
-                rec.attributes[stream.ID] = id_attrs[ids[u]]
-                rec.location = producer.location
+                rec = stream.RecordOp.create(
+                    operands=list(producer.results),
+                    result_types=event_type,
+                    attributes={stream.ID: id_attrs[ids[u]]},
+                    location=producer.location,
+                )
                 Rewriter.insert_op(rec, InsertPoint.after(producer))
             records[u] = rec
-        return records[u]
+        return rec
 
-    for v in sorted(events.waits):
+    for v in sorted(events.waits):  # already in order (timsort: linear)
         consumer = ret if v == len(graph.ops) else graph.ops[v]
-        sid = 0 if v == len(graph.ops) else ids[v]
+        attributes = {stream.ID: id_attrs[0 if v == len(graph.ops) else ids[v]]}
         for u in sorted(events.waits[v]):
-            wait = stream.WaitOp(record_of(u).event)
-            wait.attributes[stream.ID] = id_attrs[sid]
-            wait.location = consumer.location
+            wait = stream.WaitOp.create(
+                operands=[record_of(u).event], attributes=attributes, location=consumer.location
+            )
             Rewriter.insert_op(wait, InsertPoint.before(consumer))
-    for op in list(block.ops):
-        if isinstance(op, stream.WaitTensorOp):
-            op.output.replace_all_uses_with(op.input)
-            Rewriter.erase_op(op)
-    order: dict[Operation, int] = {}  # block positions, for constants of several users
+    for op in graph.wait_tensors:  # in block order
+        op.output.replace_all_uses_with(op.input)
+        Rewriter.erase_op(op)
+    if not graph.consts:
+        return
     label_streams: dict[str, stream.StreamIdAttr] = {}
-    for u, op in enumerate(graph.ops):
-        label = op.attributes.get(stream.LABEL)
-        if isinstance(label, stream.LabelAttr):
-            label_streams.setdefault(label.label.data, id_attrs[ids[u]])
-    for op in block.ops:
-        if isinstance(op, ge.ConstOp):
-            label = op.attributes.get(stream.LABEL)
-            if isinstance(label, stream.LabelAttr) and label.label.data in label_streams:
-                op.attributes[stream.ID] = label_streams[label.label.data]
-                continue
-            users = [use.operation for use in op.output.uses]
-            if len(users) > 1:
-                if not order:
-                    order.update((o, i) for i, o in enumerate(block.ops))
-                users.sort(key=lambda o: order.get(o, 0))
-            ids_of_users = [u.attributes.get(stream.ID) for u in users]
-            op.attributes[stream.ID] = next((i for i in ids_of_users if i is not None), id_attrs[0])
+    for name, sid in zip(graph.label_names, ids, strict=True):
+        if name is not None:
+            label_streams.setdefault(name, id_attrs[sid])
+    # the order of the users of a constant in the block: compute ops in block order, then
+    # the return; an op of a nested region (not in the block) before them all
+    order: dict[int, int] = {}
+    for op in graph.consts:
+        const_label = op.attributes.get(stream.LABEL)
+        if isinstance(const_label, stream.LabelAttr) and const_label.label.data in label_streams:
+            op.attributes[stream.ID] = label_streams[const_label.label.data]
+            continue
+        users = [use.operation for use in op.output.uses]
+        if len(users) > 1:
+            if not order:
+                order.update((id(o), u + 1) for u, o in enumerate(graph.ops))
+                order[id(ret)] = len(graph.ops) + 1
+            users.sort(key=lambda o: order.get(id(o), 0))
+        ids_of_users = [u.attributes.get(stream.ID) for u in users]
+        op.attributes[stream.ID] = next((i for i in ids_of_users if i is not None), id_attrs[0])
 
 
 class InternalError(Exception):
@@ -472,8 +664,36 @@ def _check_deadlock_free(block: Block) -> None:
     """Raises `InternalError` unless stream order plus record -> wait edges are acyclic.
 
     The pass never reorders ops and waits only for records of ops before the wait, so a
-    cycle can only come from a bug of the pass, whatever its input.
+    cycle can only come from a bug of the pass, whatever its input.  Stream order runs
+    forward in block order; so when every wait also comes after its record, all edges run
+    forward and there is no cycle (one look at the block); otherwise Kahn's algorithm
+    decides.
     """
+    recorded: set[int] = set()  # the records met so far that carry a stream.id
+    stream_ops = _STREAM_OPS
+    following = block.first_op
+    while following is not None:  # the ops in order (one call per op: no iterator)
+        op = following
+        following = op.next_op
+        kind = stream_ops.get(type(op))
+        if kind is None:
+            kind = stream_ops[type(op)] = (
+                _RECORD
+                if isinstance(op, stream.RecordOp)
+                else _WAIT
+                if isinstance(op, stream.WaitOp)
+                else 0
+            )
+        if not kind or stream.ID not in op.attributes:
+            continue
+        if kind == _RECORD:
+            recorded.add(id(op))
+            continue
+        owner = cast(stream.WaitOp, op).event.owner
+        if _is_a(owner, stream.RecordOp, _IS_RECORD) and id(owner) not in recorded:
+            break  # a wait before its record (or a record without a stream)
+    else:
+        return  # every edge runs forward
     ops = [op for op in block.ops if stream.ID in op.attributes]
     index = {op: i for i, op in enumerate(ops)}
     succs: list[list[int]] = [[] for _ in ops]
@@ -593,22 +813,48 @@ class AssignStreamsPass(ModulePass):
             )
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
-        for fn in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
-            if not fn.body.blocks:
-                continue
-            block = fn.body.block
-            if any(stream.ID in o.attributes for o in block.ops):
-                raise op_error(
-                    next(o for o in block.ops if stream.ID in o.attributes),
-                    "is already assigned to a stream: run --assign-streams once",
-                )
-            graph = _build_graph(block)
-            keys = _assign(graph, self.mode, self.max_streams)
-            if self.mode != "single":
-                _remove_ineffective_multi_stream(graph, keys)
-            ids, streams = _number_streams(graph, keys)
-            events = _choose_waits(graph, ids, len(streams) or 1)
-            _rewrite(block, graph, ids, events)
-            _check_deadlock_free(block)
-            if self.report:
-                record(op, _report(fn, self.mode, graph, streams, events))
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.ops:
+                    self._visit(op, inner)
+
+    def _visit(self, module: builtin.ModuleOp, op: Operation) -> None:
+        """Assigns the function `op` and then those nested in it, or those nested in any
+        other `op`: every function of the module once, in `module.walk()` order.  The ops
+        of a function's body are looked at once (`_build_graph` lists those with regions)."""
+        if _is_a(op, func.FuncOp, _IS_FUNC):
+            assert isinstance(op, func.FuncOp)
+            for inner in self._assign_function(module, op):
+                self._visit(module, inner)
+            return
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.ops:
+                    self._visit(module, inner)
+
+    def _assign_function(self, module: builtin.ModuleOp, fn: func.FuncOp) -> list[Operation]:
+        """Assigns `fn`; returns the ops of its body that have regions."""
+        if not fn.body.blocks:
+            return []
+        if len(fn.body.blocks) > 1:
+            raise op_error(
+                fn,
+                f"has {len(fn.body.blocks)} blocks: --{self.name} handles function bodies of "
+                "one block only",
+            )
+        block = fn.body.block
+        graph = _build_graph(block)
+        if graph.assigned is not None:
+            raise op_error(
+                graph.assigned, "is already assigned to a stream: run --assign-streams once"
+            )
+        keys = _assign(graph, self.mode, self.max_streams)
+        if self.mode != "single":
+            _remove_ineffective_multi_stream(graph, keys)
+        ids, streams = _number_streams(graph, keys)
+        events = _choose_waits(graph, ids, len(streams) or 1)
+        _rewrite(block, graph, ids, events)
+        _check_deadlock_free(block)
+        if self.report:
+            record(module, _report(fn, self.mode, graph, streams, events))
+        return graph.nested

@@ -24,6 +24,7 @@ algorithms too; these few functions keep the project free of both dependencies.)
 from __future__ import annotations
 
 import heapq
+from collections import deque
 from collections.abc import Container, Iterable, Sequence
 
 
@@ -78,7 +79,7 @@ def lowest_reachable(
     hi: int | None = None,
 ) -> dict[int, list[int]]:
     """For each node u of `sources`, the `limit` smallest nodes of `targets` that u reaches
-    by at least one edge, in increasing order.
+    by at least one edge, in increasing order (sources may share a list: read only).
 
     Only nodes lo..hi (all by default) and the edges between them are looked at: give the
     range that holds the sources and the targets (a path between two nodes of it never
@@ -88,6 +89,7 @@ def lowest_reachable(
     O((nodes + edges) * limit), memory O(nodes * limit).
     """
     hi = len(succs) - 1 if hi is None else hi
+    whole = hi == len(succs) - 1  # no edge leaves the range: no need to filter
     wanted = set(sources)
     empty: list[int] = []
     # index v - lo: the lists of nodes lo..hi, and each one's smallest predecessor in range
@@ -99,7 +101,7 @@ def lowest_reachable(
                 last_pred[v - lo] = u
     found: dict[int, list[int]] = {}
     for u in range(hi, lo - 1, -1):
-        below = [v for v in succs[u] if v <= hi]
+        below = succs[u] if whole else [v for v in succs[u] if v <= hi]
         if not below:
             mine = empty
         elif len(below) == 1:
@@ -118,7 +120,7 @@ def lowest_reachable(
             mine = sorted(candidates)[:limit]  # in C: faster than heapq.nsmallest here
         low[u - lo] = mine
         if u in wanted:
-            found[u] = mine[:limit]
+            found[u] = mine  # never modified: lists may be shared
         for v in below:
             if last_pred[v - lo] == u:
                 low[v - lo] = None
@@ -134,29 +136,35 @@ def max_bipartite_matching(left: int, adjacency: Sequence[Sequence[int]], right:
     """
     match_l = [-1] * left
     match_r = [-1] * right
+    # The first phase from the empty matching finds a free right vertex next to every left
+    # vertex with an edge (all left vertices are free: distance 0) and then, root by root,
+    # matches it to the first of its right vertices still free: a greedy pass does the same.
+    for u in range(left):
+        for v in adjacency[u]:
+            if match_r[v] == -1:
+                match_l[u], match_r[v] = v, u
+                break
     infinity = left + right + 1
     while True:
         dist = [infinity] * left
-        queue = [u for u in range(left) if match_l[u] == -1]
-        for u in queue:
+        roots = [u for u in range(left) if match_l[u] == -1]
+        for u in roots:
             dist[u] = 0
         found = False
-        head = 0
-        while head < len(queue):
-            u = queue[head]
-            head += 1
+        queue = roots[:]  # breadth first: the loop also visits what it appends
+        for u in queue:
+            next_dist = dist[u] + 1
             for v in adjacency[u]:
                 w = match_r[v]
                 if w == -1:
                     found = True
                 elif dist[w] == infinity:
-                    dist[w] = dist[u] + 1
+                    dist[w] = next_dist
                     queue.append(w)
         if not found:
             return match_l
-        for root in range(left):
-            if match_l[root] != -1:
-                continue
+        # a free root stays free until its own search: no other augmenting path passes it
+        for root in roots:
             # iterative DFS along the layered graph
             stack = [(root, iter(adjacency[root]))]
             path: list[tuple[int, int]] = []
@@ -201,8 +209,12 @@ def chain_cover(
     graphs.  Returns the chains as sorted node lists, in the order of the chain each one
     starts with.
     """
-    position = {u: i for i, u in enumerate(group)}
-    adjacency: list[list[int]] = [[position[v] for v in reduced[u] if v in position] for u in group]
+    adjacency: Sequence[Sequence[int]]
+    if len(group) == len(succs):  # every node (0..n-1, in order): positions are nodes
+        adjacency = reduced
+    else:
+        position = {u: i for i, u in enumerate(group)}
+        adjacency = [[position[v] for v in reduced[u] if v in position] for u in group]
     nxt = max_bipartite_matching(len(group), adjacency, len(group))
     has_prev = [False] * len(group)
     for v in nxt:
@@ -222,7 +234,8 @@ def chain_cover(
         if group
         else {}
     )
-    closure = [[heads[h] for h in below[chain[-1]]] for chain in chains]
+    none: list[int] = []  # shared by the chains that reach none (read only)
+    closure = [[heads[h] for h in b] if (b := below[chain[-1]]) else none for chain in chains]
     after = max_bipartite_matching(len(chains), closure, len(chains))
     joined = [False] * len(chains)
     for c in after:
@@ -230,12 +243,17 @@ def chain_cover(
             joined[c] = True
     cover: list[list[int]] = []
     for c in range(len(chains)):
-        if not joined[c]:
-            nodes, k = [], c
-            while k != -1:
-                nodes.extend(chains[k])
-                k = after[k]
-            cover.append(sorted(nodes))
+        if joined[c]:
+            continue
+        if after[c] == -1:
+            cover.append(chains[c])  # sorted: a chain runs along edges
+            continue
+        nodes, k = [], c
+        while k != -1:
+            nodes.extend(chains[k])
+            k = after[k]
+        nodes.sort()  # already in order (each chain starts after the last one ends)
+        cover.append(nodes)
     return cover
 
 
@@ -247,26 +265,98 @@ def merge_lightest(
     node list, no two share a node; so is each merged one.  The inputs are not modified.
 
     Without a merge the chains come back in their order; otherwise the last merged chain
-    comes first, then the others from the lightest.  A heap keyed by (weight, first node)
-    and merging the smaller member list into the larger keep it O(n log n).
+    comes first, then the others from the lightest.
+
+    As in Huffman coding, with weights of at least 0 the merged chains come out no lighter
+    than the ones merged before them, so two queues give the lightest in turn: the chains
+    sorted once (in C), and the merged ones in order of weight (of one weight, sorted by
+    first node; a heap only if a merge adds to that weight, which takes a chain of weight 0).
+    With negative weights one heap keyed by (weight, first node) does.  Either way a merge
+    only links the smaller chain (in nodes) to the larger, and each node is placed once at
+    the end (union-find): no node moves from list to list as chains grow.  O(n log n) for
+    the sort, linear otherwise (but for the heap).
     """
     if len(chains) <= limit:
         return [list(c) for c in chains]
-    members = [list(c) for c in chains]
-    heap = [(sum(weight[u] for u in c), c[0], i) for i, c in enumerate(members)]
-    heapq.heapify(heap)
-    last = -1
-    while len(heap) > limit:
-        w1, first1, i = heapq.heappop(heap)
-        w2, first2, j = heapq.heappop(heap)
-        if len(members[i]) < len(members[j]):
-            i, j = j, i
-        members[i].extend(members[j])
-        members[j] = []
-        heapq.heappush(heap, (w1 + w2, min(first1, first2), i))
-        last = i
-    rest = sorted(entry for entry in heap if entry[2] != last)
-    return [sorted(members[k]) for k in (last, *(entry[2] for entry in rest))]
+    entries = [(sum(weight[u] for u in c), c[0], i) for i, c in enumerate(chains)]
+    size = [len(c) for c in chains]
+    into = list(range(len(chains)))  # the chain each one was merged into (itself: alive)
+    alive, last = len(chains), -1
+    remaining: list[tuple[int, int, int]]
+    if any(w < 0 for w, _, _ in entries):
+        heapq.heapify(entries)
+        while alive > limit:
+            w1, first1, i = heapq.heappop(entries)
+            w2, first2, j = heapq.heappop(entries)
+            if size[i] < size[j]:
+                i, j = j, i
+            size[i] += size[j]
+            into[j] = i
+            heapq.heappush(entries, (w1 + w2, min(first1, first2), i))
+            alive, last = alive - 1, i
+        remaining = entries
+    else:
+        entries.sort()
+        next_entry = 0  # entries[next_entry:] are the chains not merged yet
+        run: list[tuple[int, int, int]] = []  # the merged chains of the lightest weight...
+        in_run = 0  # ...from run[in_run] on, sorted (a heap from run[0] on if as_heap)
+        as_heap = False
+        later: deque[tuple[int, int, int]] = deque()  # heavier merged ones, by weight
+        popped: list[tuple[int, int, int]] = []
+        while alive > limit:
+            popped.clear()
+            while len(popped) < 2:
+                if as_heap:
+                    merged = run[0] if run else None
+                else:
+                    merged = run[in_run] if in_run < len(run) else None
+                if merged is None and later:  # the next weight of merged chains
+                    lightest = later[0][0]
+                    run = []
+                    while later and later[0][0] == lightest:
+                        run.append(later.popleft())
+                    run.sort()
+                    in_run, as_heap = 0, False
+                    merged = run[0]
+                if next_entry < len(entries) and (merged is None or entries[next_entry] < merged):
+                    popped.append(entries[next_entry])
+                    next_entry += 1
+                elif as_heap:
+                    popped.append(heapq.heappop(run))
+                else:
+                    assert merged is not None
+                    popped.append(merged)
+                    in_run += 1
+            (w1, first1, i), (w2, first2, j) = popped
+            if size[i] < size[j]:
+                i, j = j, i
+            size[i] += size[j]
+            into[j] = i
+            entry = (w1 + w2, min(first1, first2), i)
+            if as_heap:
+                current = run[0][0] if run else None
+            else:
+                current = run[in_run][0] if in_run < len(run) else None
+            if entry[0] == current:  # only with weights 0: keep that weight's order exact
+                if not as_heap:
+                    run = run[in_run:]
+                    heapq.heapify(run)
+                    in_run, as_heap = 0, True
+                heapq.heappush(run, entry)
+            else:
+                later.append(entry)
+            alive, last = alive - 1, i
+        remaining = [*entries[next_entry:], *(run if as_heap else run[in_run:]), *later]
+    rest = sorted(entry for entry in remaining if entry[2] != last)
+    order = (last, *(entry[2] for entry in rest))
+    members: dict[int, list[int]] = {k: [] for k in order}
+    for c, nodes in enumerate(chains):
+        k = c
+        while into[k] != k:
+            into[k] = into[into[k]]  # path halving
+            k = into[k]
+        members[k].extend(nodes)
+    return [sorted(members[k]) for k in order]
 
 
 def is_acyclic(succs: Sequence[Sequence[int]]) -> bool:

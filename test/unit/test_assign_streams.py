@@ -27,12 +27,14 @@ max-streams 1..8.  A small-graph test shrinks to readable counterexamples; a lar
 up to a few hundred ops.  Reachability uses Python-int bitsets.  Directed tests pin the
 oracle itself (it must reject a missing, a redundant and a cyclic wait) and a few cases
 where pairwise rules (GE, XLA) keep a wait the pass drops.  Outside the oracle, tests read
-the recorded report, drive the deadlock check's failure path on a hand-made block, and
-check the graph algorithms of `ge_dialect.utils.graphs` against brute force (matching,
-windowed transitive reduction, lowest reachable targets, chain cover).  The linear-time
-steps of issue 11 are checked against the quadratic code they replaced (the merge of the
-lightest chains, the ineffective multi-stream moves, the kept-wait filter at a join), and
-a fan-out of 200 branches goes through the oracle.
+the recorded report, drive the deadlock check on hand-made blocks (a cycle; a wait before
+its record without a cycle), and check the graph algorithms of `ge_dialect.utils.graphs`
+against brute force (matching, windowed transitive reduction, lowest reachable targets,
+chain cover).  The linear-time steps of issue 11 are checked against the code they replaced
+(the merge of the lightest chains, negative and zero weights included, the ineffective
+multi-stream moves, the kept-wait filter at a join, Hopcroft-Karp before its greedy first
+phase), functions in nested modules are assigned in walk order, and a fan-out of 200
+branches goes through the oracle.
 """
 
 from __future__ import annotations
@@ -723,6 +725,30 @@ def test_every_function_is_assigned_and_declarations_are_skipped() -> None:
         assert pairs == [(0, 1), (1, 0)]  # fork into label "1", sigmoid -> add
 
 
+def test_functions_in_nested_modules_are_assigned_in_walk_order() -> None:
+    t = "tensor<4x4xf32>"
+
+    def function(name: str) -> str:
+        return (f"  func.func @{name}(%x: {t}) -> {t} {{\n"
+                f"    %0 = ge.relu %x : {t}\n"
+                f'    %1 = ge.sigmoid %x {{stream.label = #stream.label<"1">}} : {t}\n'
+                f"    %2 = ge.add %0, %1 : ({t}, {t}) -> {t}\n"
+                f"    func.return %2 : {t}\n  }}\n")
+
+    text = (f"builtin.module {{\n{function('a')}  builtin.module {{\n{function('c')}  }}\n"
+            f"{function('b')}}}\n")
+    module = LocatingParser(make_context(), text, "nested.mlir").parse_module()
+    AssignStreamsPass(report=True).apply(make_context(), module)
+    verify_module(module, "nested.mlir")
+    taken = reports.take(module)
+    assert [r.function for r in taken if isinstance(r, StreamReport)] == ["a", "c", "b"]
+    functions = [op for op in module.walk() if isinstance(op, func.FuncOp)]
+    assert [f.sym_name.data for f in functions] == ["a", "c", "b"]
+    for fn in functions:
+        assert all(stream.ID in op.attributes for op in fn.body.block.ops
+                   if not isinstance(op, func.ReturnOp))
+
+
 @pytest.mark.parametrize("spec, error, message", [
     ("assign-streams{mode=fast}", ValueError, r"Incompatible types: given \('fast',\)"),
     ("assign-streams{mode=Labels}", ValueError, r"Incompatible types: given \('Labels',\)"),
@@ -801,6 +827,18 @@ def test_deadlock_check_raises_an_internal_error() -> None:
 
 def test_deadlock_check_accepts_records_before_waits() -> None:
     _check_deadlock_free(_two_streams_waiting(deadlock=False))
+
+
+def test_deadlock_check_accepts_a_wait_before_its_record_without_a_cycle() -> None:
+    """Stream 1 waits for stream 0's record, which comes later in the block: not all edges
+    run forward, so the check falls back to Kahn's algorithm, which finds no cycle."""
+    block = Block(arg_types=[TensorType(Float32Type(), list(SHAPE))])
+    record = stream.RecordOp([block.args[0]])
+    wait = stream.WaitOp(record.event)
+    record.attributes[stream.ID] = stream.StreamIdAttr(0)
+    wait.attributes[stream.ID] = stream.StreamIdAttr(1)
+    block.add_ops([wait, record])
+    _check_deadlock_free(block)
 
 
 # --------------------------------------------------------------------------------------
@@ -891,6 +929,68 @@ def test_max_bipartite_matching_is_a_maximum_matching(graph) -> None:
     assert len(matched) == best
 
 
+def hopcroft_karp_before_issue_11(left: int, adjacency, right: int) -> list[int]:
+    """graphs.max_bipartite_matching before issue 11 item 4 (its first phase a breadth-first
+    search and depth-first searches, not a greedy pass): the reference of the greedy pass."""
+    match_l, match_r = [-1] * left, [-1] * right
+    infinity = left + right + 1
+    while True:
+        dist = [infinity] * left
+        queue = [u for u in range(left) if match_l[u] == -1]
+        for u in queue:
+            dist[u] = 0
+        found, head = False, 0
+        while head < len(queue):
+            u = queue[head]
+            head += 1
+            for v in adjacency[u]:
+                w = match_r[v]
+                if w == -1:
+                    found = True
+                elif dist[w] == infinity:
+                    dist[w] = dist[u] + 1
+                    queue.append(w)
+        if not found:
+            return match_l
+        for root in range(left):
+            if match_l[root] != -1:
+                continue
+            stack, path = [(root, iter(adjacency[root]))], []
+            while stack:
+                u, edges = stack[-1]
+                advanced = False
+                for v in edges:
+                    w = match_r[v]
+                    if w == -1:
+                        path.append((u, v))
+                        for pu, pv in path:
+                            match_l[pu], match_r[pv] = pv, pu
+                        stack, advanced = [], True
+                        break
+                    if dist[w] == dist[u] + 1:
+                        path.append((u, v))
+                        stack.append((w, iter(adjacency[w])))
+                        advanced = True
+                        break
+                if not advanced and stack:
+                    dist[u] = infinity
+                    stack.pop()
+                    if path:
+                        path.pop()
+
+
+@settings(max_examples=300)
+@given(st.integers(0, 14), st.integers(0, 14), st.data())
+def test_max_bipartite_matching_matches_the_version_before_its_greedy_phase(
+        left, right, data) -> None:
+    """The same matching, not just one as large: the chains (and so the streams) depend on
+    it.  Adjacency lists in any order, repeats included."""
+    adjacency = [data.draw(st.lists(st.integers(0, right - 1), max_size=5)) if right else []
+                 for _ in range(left)]
+    assert graphs.max_bipartite_matching(left, adjacency, right) == (
+        hopcroft_karp_before_issue_11(left, adjacency, right))
+
+
 @st.composite
 def dags(draw, max_nodes: int = 12):
     n = draw(st.integers(1, max_nodes))
@@ -958,10 +1058,12 @@ def quadratic_merge_lightest(chains, limit, weight):
 
 
 @settings(max_examples=300)
-@given(st.integers(1, 30), st.integers(1, 12), st.data())
-def test_merge_lightest_merges_as_the_quadratic_reference(n, limit, data) -> None:
-    """Same merges, same order of the result, ties (equal weights) included."""
-    weight = data.draw(st.lists(st.integers(0, 4), min_size=n, max_size=n))
+@given(st.integers(1, 30), st.integers(1, 12), st.sampled_from([(0, 4), (0, 0), (-3, 4)]),
+       st.data())
+def test_merge_lightest_merges_as_the_quadratic_reference(n, limit, weights, data) -> None:
+    """Same merges, same order of the result, ties (equal weights) included; weights of
+    0 (merged chains of one weight meet again) and negative ones (the heap) too."""
+    weight = data.draw(st.lists(st.integers(*weights), min_size=n, max_size=n))
     labels = data.draw(st.lists(st.integers(0, 9), min_size=n, max_size=n))
     chains = [[u for u in range(n) if labels[u] == k] for k in dict.fromkeys(labels)]
     assert graphs.merge_lightest(chains, limit, weight) == quadratic_merge_lightest(
@@ -1001,7 +1103,7 @@ def quadratic_remove_ineffective(graph, keys) -> None:
     for u, op in enumerate(graph.ops):
         if op.attributes.get(stream.LABEL) is not None:
             continue
-        users = graph.succs[u] + ([n] if u in exit_preds else [])
+        users = [*graph.succs[u], *([n] if u in exit_preds else [])]
         neighbours = {main if p == -1 else keys[p] for p in graph.preds[u]}
         neighbours |= {main if v == n else keys[v] for v in users}
         if len(neighbours) != 1 or not graph.preds[u] or not users:
