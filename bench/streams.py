@@ -15,14 +15,29 @@ is parsed), at `--scaling-sizes` compute ops (1k, 10k and 100k by default):
 For mode `auto` the shapes carry no label; for mode `labels` they carry some (every other
 relu of `wide`, every other run of 16 ops of `deep`, runs of random labels in `random`), so
 that labels mode has streams and events to place.  It prints the time of the pass alone
-(`AssignStreamsPass.apply` on a fresh clone, best of --repeat or more) as microseconds per
-op with Python's cyclic GC off, which shows whether the pass itself is linear (a flat
-row), and with the GC on (what a user pays: a full collection scans the whole heap, and how
-many a pass triggers depends on the heap it starts with), then the ratio of the largest
-size to the smallest.  The time is the process's CPU time (`--clock cpu`, the default: on
-a shared machine the wall clock also counts the time other processes hold the cores), or
-the wall clock (`--clock wall`).  The control row `walk` visits every op's operands,
-attributes and uses: its growth per op is the machine's (caches on a larger heap).
+(`AssignStreamsPass.apply` on a fresh clone) as microseconds per op with Python's cyclic GC
+off, which shows whether the pass itself is linear (a flat row), and with the GC on (what a
+user pays), then the ratio of the largest size to the smallest.  The time is the process's
+CPU time (`--clock cpu`, the default: on a shared machine the wall clock also counts the
+time other processes hold the cores), or the wall clock (`--clock wall`).  Each figure is
+the best of at least --repeat runs, and of more (up to 30, about 2 s of runs) when runs are
+short: the 1k column takes 30 runs, the 100k one --repeat; only the first size runs once
+untimed first (to calibrate and warm up), the larger ones estimate their run count from the
+smaller one.  Modules are built and cloned with the GC paused (not timed: at 100k ops the
+full collections a growing heap triggers cost more than the building), and a full
+collection precedes every timed run (`timer.measure`).
+
+The control row `walk` visits every op's operands, attributes and uses (the best of as many
+walks of one clone): its growth per op is the machine's (caches on a larger heap: the 1k
+graphs fit in the core's cache, the 100k ones do not fit in any), not an algorithm's.  A
+second table divides each figure by the walk's at the same size, which takes that growth
+out.  The column `full GCs in a run` counts the collections of the oldest generation in one
+timed run with the GC on (the most over the runs): each one scans the whole heap, here the
+module and its clone (1 to 3 s at 100k ops), and one comes once the objects that survive
+since the last one outnumber a quarter of the heap, so it follows the new IR the pass
+inserts (records, waits), a step that smaller sizes do not reach.  At 1k ops the
+transitive reduction's window (`REACH_WINDOW`, 1024 ops) spans the whole function, so that
+step does about half its work per op there, a small part of the whole.
 
 **waits** (`--section waits`): graphs of about `--sizes` ops (1k and 10k by default) with
 parallel branches (a trunk that forks into 2..6 branches of relu / sigmoid / matmul chains

@@ -10,7 +10,7 @@ Modes (`mode=labels|auto|single`, default labels, like GE's classic allocator):
   `REACH_WINDOW` apart); Nimble's second matching on the closure of the chain graph joins
   chains that run one after another (a minimum chain cover, looking at the first
   `CLOSURE_FANOUT` chains each chain reaches); the streams are then merged greedily,
-  lightest first (work from the cost module, with a heap), down to `max-streams`
+  lightest first (work from the cost module, as in Huffman coding), down to `max-streams`
   automatic streams (stream 0 included).  A label with `inner_parallel = true` is spread
   the same way over at most `max-streams` sub-streams of its own; with false its ops share
   one stream.
@@ -39,9 +39,17 @@ The graph algorithms (transitive reduction, matchings, chain cover, merging, acy
 work on plain integers and live in `ge_dialect.utils.graphs`; this module maps IR to them
 and back.  Every step is linear in ops plus dependencies (times the number of streams for
 the vector clocks, and the number of labels spread by `inner_parallel` for the chain
-cover): no full transitive closure, no pairwise test among the producers of a join, no
-re-sorting of streams per merge (`bench/streams.py` prints the cost per op from 1k to 100k
-ops).
+cover), but for two that come close: the merge sorts the chains once (O(n log n), in C),
+and the matchings are Hopcroft-Karp's, O(E sqrt(V)) at worst but a few phases on these
+graphs (3 to 4 from 1k to 100k ops on `bench/streams.py`'s random DAGs).  No full
+transitive closure, no pairwise test among the producers of a join, no re-sorting of
+streams per merge.  The IR is read once (`_build_graph`, which also lists the ops with
+regions, where more functions may be) and written once (`_rewrite`), and the deadlock check
+reads the block once more.  Its tables per op (dependencies, clocks, waits) are tuples of
+ints, which Python's cyclic GC stops tracking, so a large function's graph does not bring on
+the GC's full collections (the records and waits the pass inserts do count, as any new IR).
+`bench/streams.py` prints the cost per op from 1k to 100k ops, also relative to a plain
+walk of the IR, whose cost per op grows with the heap by itself (caches).
 """
 
 from __future__ import annotations
@@ -215,7 +223,9 @@ def _build_graph(block: Block) -> _Graph:
             if assigned is None and stream.ID in attributes:
                 assigned = op
             found_label = attributes.get(stream.LABEL)
-            if found_label is not None and isinstance(found_label, label_type):
+            if found_label is not None and (
+                type(found_label) is label_type or isinstance(found_label, label_type)
+            ):
                 label, name = found_label, found_label.label.data
         if op.regions:
             nested.append(op)

@@ -14,8 +14,9 @@ The reduction and the closure run in time and memory linear in nodes plus edges,
 constant (`window` / 64 machine words, `limit`): a full transitive closure (a bitset of n
 bits per node) would be quadratic in both, 1.25 GB for a chain of 100k nodes.  So
 reachability is known exactly only among nearby nodes (`window`), and the closure of the
-chain graph only up to the first `limit` chains (`fanout`).  The merge is O(n log n) (a
-heap); Hopcroft-Karp is O(E sqrt(V)) at worst, a few phases on these graphs.
+chain graph only up to the first `limit` chains (`fanout`).  The merge sorts the chains
+once (O(n log n), in C) and is linear otherwise; Hopcroft-Karp is O(E sqrt(V)) at worst, a
+few phases on these graphs (its first one a greedy pass).
 
 (scipy.sparse.csgraph.maximum_bipartite_matching and networkx offer matchings and DAG
 algorithms too; these few functions keep the project free of both dependencies.)
@@ -133,6 +134,8 @@ def max_bipartite_matching(left: int, adjacency: Sequence[Sequence[int]], right:
     Left vertices are 0..left-1, right vertices 0..right-1, and `adjacency[u]` lists the
     right vertices joined to left vertex u.  Returns `match` with `match[u]` the right vertex
     matched to u, or -1.  The result depends only on the order of the adjacency lists.
+    Each phase is a breadth-first search from the free left vertices over all alternating
+    paths, then a depth-first search from each of them along those layers.
     """
     match_l = [-1] * left
     match_r = [-1] * right
