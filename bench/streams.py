@@ -21,15 +21,19 @@ user pays), then the ratio of the largest size to the smallest.  The time is the
 CPU time (`--clock cpu`, the default: on a shared machine the wall clock also counts the
 time other processes hold the cores), or the wall clock (`--clock wall`).  Each figure is
 the best of at least --repeat runs, and of more (up to 30, about 2 s of runs) when runs are
-short: the 1k column takes 30 runs, the 100k one --repeat; only the first size runs once
-untimed first (to calibrate and warm up), the larger ones estimate their run count from the
-smaller one.  Modules are built and cloned with the GC paused (not timed: at 100k ops the
-full collections a growing heap triggers cost more than the building), and a full
-collection precedes every timed run (`timer.measure`).
+short (30 at 1k ops, --repeat at 100k); only the first size runs once untimed first (to
+calibrate and warm up), the larger ones estimate their run count from the smaller one.  The
+smaller sizes are measured once more after the largest, and each of their figures is the
+better of the two rounds (on a shared machine, a burst of load from others then spoils one
+round, minutes apart from the other, rather than the figure).
+Modules are built and cloned with the GC paused (not timed: at 100k ops the full collections
+a growing heap triggers cost more than the building); a full collection precedes every run
+with the GC on (as in `timer.measure`), and a collection of the youngest generation, where
+a run with the GC off leaves its clone, follows every such run.
 
 The control row `walk` visits every op's operands, attributes and uses (the best of as many
-walks of one clone): its growth per op is the machine's (caches on a larger heap: the 1k
-graphs fit in the core's cache, the 100k ones do not fit in any), not an algorithm's.  A
+walks of one clone): its growth per op is the machine's (caches on a larger heap: a 1k
+graph about fits in a core's cache, a 100k one in none), not an algorithm's.  A
 second table divides each figure by the walk's at the same size, which takes that growth
 out.  The column `full GCs in a run` counts the collections of the oldest generation in one
 timed run with the GC on (the most over the runs): each one scans the whole heap, here the
@@ -313,7 +317,9 @@ def wide(n_ops: int, labelled: bool) -> ModuleOp:
     for i in range(n_ops - 1):
         with _scope(b, f"L{i % N_LABELS}" if labelled and i % 2 else None):
             outs.append(b.relu(a))
-    return b.build(outs)
+    # the names build() would choose (out0, out1, ...), given: choosing them looks each one
+    # up in the list of those before it, quadratic in the number of results
+    return b.build(outs, output_names=[f"out{i}" for i in range(len(outs))])
 
 
 def deep(n_ops: int, labelled: bool) -> ModuleOp:
@@ -384,27 +390,36 @@ class _FullCollections:
 
 def _timed_runs(fn: Callable[[ModuleOp], object], module: ModuleOp, gc_on: bool, runs: int,
                 clock: str) -> tuple[float, int]:
-    """The best of `runs` runs of `fn` on fresh clones of `module` (the clone is not timed;
-    a full collection precedes each run, see timer.measure), in seconds of CPU or wall time,
-    and the most full collections one run triggered."""
-    cpu: list[float] = []
-    full = _FullCollections()
-    most = 0
+    """The best of `runs` runs of `fn` on fresh clones of `module` (the clone is not timed),
+    in seconds of CPU or wall time, and the most full collections one run triggered.
 
-    def timed(m: ModuleOp) -> None:
-        nonlocal most
+    With the GC on, a full collection precedes each run, as in `timer.measure`: each run
+    starts from the same state of the GC.  With the GC off, nothing is collected during a
+    run, so the clone and all the run made are still in the youngest generation afterwards:
+    a collection of that generation alone frees them, at the cost of their own size rather
+    than of the whole heap (at 10k ops a full collection takes longer than the pass)."""
+    full = _FullCollections()
+    best, most = math.inf, 0
+    gc.collect()
+    for _ in range(runs):
+        clone = _without_gc(module.clone)
+        if gc_on:
+            gc.collect()
         full.count = 0
         gc.callbacks.append(full)
         try:
-            start = time.process_time()
-            fn(m)
-            cpu.append(time.process_time() - start)
+            with contextlib.nullcontext() if gc_on else gc_paused():
+                start_cpu, start_wall = time.process_time(), time.perf_counter()
+                fn(clone)
+                cpu, wall = time.process_time() - start_cpu, time.perf_counter() - start_wall
         finally:
             gc.callbacks.remove(full)
+        best = min(best, cpu if clock == "cpu" else wall)
         most = max(most, full.count)
-
-    wall = measure(timed, runs, setup=partial(_without_gc, module.clone), gc_enabled=gc_on).seconds
-    return (min(cpu) if clock == "cpu" else wall), most
+        del clone
+        if not gc_on:
+            gc.collect(0)
+    return best, most
 
 
 def _walk_runs(module: ModuleOp, runs: int, clock: str) -> float:
@@ -428,7 +443,7 @@ def _without_gc(make: Callable[[], T]) -> T:
     """`make()` with the cyclic GC off: building or cloning a module of 100k ops allocates
     millions of objects, and the full collections that would trigger meanwhile (each one
     scanning the growing heap) cost more than the building itself.  Not timed either way;
-    the full collection before each timed run (`timer.measure`) frees what they leave."""
+    the collections around the timed runs (`_timed_runs`) free what they leave."""
     with gc_paused():
         return make()
 
@@ -451,14 +466,24 @@ def scaling(shapes: list[str], sizes: list[int], modes: list[Mode], repeat: int,
           flush=True)
     relative: list[str] = []  # the second table
     for shape in shapes:
-        rows: dict[tuple[str, bool], list[float]] = {}
-        fulls: dict[tuple[str, bool], list[int]] = {}
+        best: dict[tuple[str, bool], dict[int, float]] = {}  # microseconds per op, by size
+        fulls: dict[tuple[str, bool], dict[int, int]] = {}
         per_op: dict[tuple[str, bool], float] = {}  # the last size's figure, for estimates
-        for n in sizes:
-            # one module at a time besides the unlabelled one (the walk's too): the heap the
-            # GC scans holds the module, its clone and the unlabelled module
+
+        def keep(key: tuple[str, bool], n: int, seconds: float, n_ops: int,
+                 best: dict = best, per_op: dict = per_op) -> None:
+            figure = seconds / n_ops * 1e6
+            best.setdefault(key, {})[n] = min(best.get(key, {}).get(n, math.inf), figure)
+            per_op[key] = seconds / n_ops
+
+        # the smaller sizes once more after the largest: each of their figures is the better
+        # of two rounds, minutes apart (a burst of load from others spoils one, not both)
+        for n in [*sizes, *sizes[:-1]]:
+            # one module at a time: the labelled one (labels mode first) goes before the
+            # unlabelled one (the other modes', the walk's) is built, so that the heap the GC
+            # scans holds one module and its clone
             unlabelled: ModuleOp | None = None
-            for mode in [*modes, "walk"]:
+            for mode in [*sorted(modes, key=lambda m: m != "labels"), "walk"]:
                 if mode == "labels":
                     module = _without_gc(partial(SHAPES[shape], n, True))
                 else:
@@ -470,29 +495,29 @@ def scaling(shapes: list[str], sizes: list[int], modes: list[Mode], repeat: int,
                 if mode == "walk":
                     estimate = per_op.get((mode, False), 2e-6) * n_ops
                     seconds = _walk_runs(module, _runs(estimate, repeat), clock)
-                    rows.setdefault((mode, False), []).append(seconds / n_ops * 1e6)
-                    per_op[(mode, False)] = seconds / n_ops
+                    keep((mode, False), n, seconds, n_ops)
                     continue
                 run_pass = partial(AssignStreamsPass(mode=cast(Mode, mode)).apply, ctx)
                 for gc_on in (False, True):
                     key = (mode, gc_on)
-                    if key in per_op:  # from the smaller size: no calibration run
+                    if key in per_op:  # from the size before: no calibration run
                         runs = _runs(per_op[key] * n_ops, repeat)
                     else:  # one untimed run to calibrate (and warm up)
                         first, _ = _timed_runs(run_pass, module, gc_on, 1, clock)
                         runs = _runs(first, repeat)
                     seconds, most = _timed_runs(run_pass, module, gc_on, runs, clock)
-                    per_op[key] = seconds / n_ops
-                    rows.setdefault(key, []).append(seconds / n_ops * 1e6)
-                    fulls.setdefault(key, []).append(most)
-                del module
-                gc.collect()
-            del unlabelled
+                    keep(key, n, seconds, n_ops)
+                    fulls.setdefault(key, {})[n] = max(fulls.get(key, {}).get(n, 0), most)
+                if mode == "labels":
+                    del module
+                    gc.collect()
+            del unlabelled, module
             gc.collect()
+        rows = {key: [figures[n] for n in sizes] for key, figures in best.items()}
         walk = rows[("walk", False)]
         for (mode, gc_on), values in rows.items():
             cells = " ".join(f"{v:9.2f}" if mode == "walk" else f"{v:9.1f}" for v in values)
-            collections = (" ".join(str(c) for c in fulls[(mode, gc_on)]) if gc_on else
+            collections = (" ".join(str(fulls[(mode, gc_on)][n]) for n in sizes) if gc_on else
                            "-" if mode != "walk" else "")
             print(f"{shape:8s} {mode:7s} {'on' if gc_on else 'off':4s} {cells}   "
                   f"{values[-1] / values[0]:16.2f}x  {collections}", flush=True)
