@@ -19,9 +19,11 @@ import contextlib
 import gc
 import os
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from io import StringIO
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import Builtin, ModuleOp
 from xdsl.ir import Operation
@@ -34,6 +36,10 @@ from ge_dialect.dialects import make_context
 from ge_dialect.utils.floats import ExactPrinter, ExactSyntaxPrinter
 from ge_dialect.verify import verify_module
 from ge_dialect.weights import ExternalWriter, elide, externalize, has_elided, rebase_external_paths
+
+if TYPE_CHECKING:  # the simulator loads on first use: ge-opt never needs it
+    from ge_dialect.sim.kernels import Operand
+    from ge_dialect.sim.program import Program
 
 DEFAULT_PIPELINE = "canonicalize,cse,fuse,to-nc1hwc0,assign-streams"
 """The optimisation part of DESIGN's pipeline: what `compile(module)` runs."""
@@ -210,6 +216,178 @@ def compile(
     return module
 
 
+@dataclass
+class SimResult:
+    """What `simulate` computed: the outputs (logical arrays by output name), the inputs it
+    used (by input name), the program as the simulator read it, and the order its tasks
+    started in (task indices)."""
+
+    outputs: dict[str, np.ndarray]
+    inputs: dict[str, np.ndarray]
+    program: Program
+    order: list[int]
+
+
+def random_inputs(program: Program, seed: int = 0) -> dict[str, np.ndarray]:
+    """Seeded inputs for `program`: floats ~ U(-1, 1), integers in [-8, 8) (unsigned [0, 8)),
+    booleans fair, drawn in argument order."""
+    rng = np.random.default_rng(seed)
+    values = {}
+    for i in program.inputs:
+        buffer = program.buffers[i]
+        t = buffer.logical
+        assert t is not None
+        if t.dtype.kind == "f":
+            value = rng.uniform(-1, 1, t.shape).astype(t.dtype)
+        elif t.dtype.kind == "b":
+            value = rng.integers(0, 2, t.shape).astype(bool)
+        else:
+            low = 0 if t.dtype.kind == "u" else -8
+            value = rng.integers(low, 8, t.shape).astype(t.dtype)
+        values[buffer.name] = value
+    return values
+
+
+def check_inputs(program: Program, inputs: Mapping[str, Any]) -> dict[str, np.ndarray]:
+    """`inputs` as arrays of each input's logical shape and dtype; a missing, unknown or
+    misshapen entry is a `GeError` naming it."""
+    names = [program.buffers[i].name for i in program.inputs]
+    if unknown := sorted(set(inputs) - set(names)):
+        raise GeError(
+            f"error: unknown input '{unknown[0]}'; the program's inputs are "
+            f"{', '.join(names) or '(none)'}"
+        )
+    checked = {}
+    for i in program.inputs:
+        buffer = program.buffers[i]
+        t = buffer.logical
+        assert t is not None
+        if buffer.name not in inputs:
+            raise GeError(f"error: missing input '{buffer.name}' ({_describe(t)})")
+        value = np.asarray(inputs[buffer.name])
+        if value.shape != t.shape:
+            raise GeError(
+                f"error: input '{buffer.name}' has shape {list(value.shape)}, expected "
+                f"{list(t.shape)}"
+            )
+        if not np.can_cast(value.dtype, t.dtype, "same_kind"):
+            raise GeError(
+                f"error: input '{buffer.name}' has dtype {value.dtype}, expected {t.dtype}"
+            )
+        checked[buffer.name] = value.astype(t.dtype, copy=False)
+    return checked
+
+
+def _describe(t: Operand) -> str:
+    return f"shape {list(t.shape)}, dtype {t.dtype}"
+
+
+def is_device_program(module: Operation) -> bool:
+    """Whether `module` holds an `npu` program (what `lower-to-device` makes)."""
+    return any(op.attributes.get("npu.program") is not None for op in module.walk())
+
+
+def simulate(
+    program: ModuleOp,
+    inputs: Mapping[str, Any] | None = None,
+    *,
+    function: str | None = None,
+    seed: int = 0,
+) -> SimResult:
+    """Runs the `npu` program of `program` (a module after `lower-to-device`) on the
+    simulated NPU and returns its outputs.
+
+    `inputs` maps input names to logical arrays; None draws seeded random ones
+    (`random_inputs`).  A missing or misshapen input, elided weights, or a program that
+    deadlocks raise a `GeError` (a deadlock: `SimulationError`, with its findings).
+    """
+    from ge_dialect.sim.executor import SimulationError, run, start_order
+    from ge_dialect.sim.program import find_program, read_program
+
+    fn = find_program(program, function)
+    read = read_program(fn)
+    values = random_inputs(read, seed) if inputs is None else check_inputs(read, inputs)
+    order = start_order(read)
+    if order.findings:
+        raise SimulationError(order.findings)
+    outputs = run(read, values)
+    return SimResult(outputs, values, read, order.order)
+
+
+def reference(
+    module: ModuleOp, inputs: Mapping[str, Any], *, function: str | None = None
+) -> dict[str, np.ndarray]:
+    """The outputs of the `ge` function of `module` (before lowering) on logical `inputs`
+    (by input name), computed by the reference interpreter, by output name."""
+    from ge_dialect.interpreter import find_function, io_names, run_function
+
+    fn = find_function(module, function)
+    in_names, out_names = io_names(fn)
+    if missing := [n for n in in_names if n not in inputs]:
+        raise GeError(f"error: missing input '{missing[0]}'")
+    outputs = run_function(module, [np.asarray(inputs[n]) for n in in_names], function)
+    return dict(zip(out_names, outputs, strict=True))
+
+
+def onnxruntime_outputs(
+    model: str | bytes | Any, inputs: Mapping[str, Any]
+) -> dict[str, np.ndarray]:
+    """The outputs of an ONNX model (a path, serialized bytes or a ModelProto) computed by
+    onnxruntime on one thread, by output name.  A `GeError` when onnxruntime is missing."""
+    try:
+        import onnxruntime as ort
+    except ImportError:
+        raise GeError("error: onnxruntime is not installed (pip install onnxruntime)") from None
+    if not isinstance(model, str | bytes):
+        model = model.SerializeToString()
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+    names = [o.name for o in session.get_outputs()]
+    feeds = {i.name: np.asarray(inputs[i.name]) for i in session.get_inputs()}
+    return dict(zip(names, session.run(names, feeds), strict=True))
+
+
+TOLERANCES = {"float32": (1e-4, 1e-5), "float16": (1e-2, 1e-2)}
+"""DESIGN's tolerances per dtype: (rtol, k), `|a - b| <= k * max|ref| + rtol * |ref|`."""
+
+MODEL_TOLERANCE = (1e-3, 1e-4)
+"""A whole model against onnxruntime (fp32)."""
+
+
+def max_error(actual: np.ndarray, expected: np.ndarray) -> float:
+    """The largest absolute difference (inf when shapes differ or only one is NaN)."""
+    if actual.shape != expected.shape:
+        return float("inf")
+    a = actual.astype(np.float64)
+    b = np.asarray(expected).astype(np.float64)
+    both_nan = np.isnan(a) & np.isnan(b)
+    diff = np.where(both_nan, 0.0, np.abs(a - b))
+    return float(np.nan_to_num(diff, nan=np.inf).max(initial=0.0))
+
+
+def within_tolerance(
+    actual: np.ndarray, expected: np.ndarray, tolerance: tuple[float, float] | None = None
+) -> bool:
+    """Whether `actual` equals `expected` within `tolerance` ((rtol, k); by default
+    DESIGN's for the dtype, exact for integers and booleans)."""
+    if actual.shape != expected.shape:
+        return False
+    if tolerance is None:
+        tolerance = TOLERANCES.get(str(actual.dtype))
+    if tolerance is None:
+        return bool(np.array_equal(actual, expected))
+    rtol, k = tolerance
+    a = actual.astype(np.float64)
+    b = np.asarray(expected).astype(np.float64)
+    finite = np.isfinite(b)
+    scale = float(np.abs(b[finite]).max(initial=0.0))
+    close = np.abs(a - b) <= k * scale + rtol * np.abs(b)
+    same = (a == b) | (np.isnan(a) & np.isnan(b))
+    return bool(np.all(close | same))
+
+
 def print_module(
     module: Operation,
     generic: bool = False,
@@ -268,12 +446,19 @@ __all__ = [
     "DEFAULT_PIPELINE",
     "FRONTENDS",
     "ExternalWriter",
+    "SimResult",
     "compile",
+    "max_error",
+    "onnxruntime_outputs",
+    "reference",
+    "simulate",
+    "within_tolerance",
     "decode",
     "elide",
     "externalize",
     "has_elided",
     "is_blank",
+    "is_device_program",
     "load",
     "open_external_writer",
     "parse",

@@ -26,6 +26,12 @@ def _ge() -> Dialect:
     return Ge
 
 
+def _npu() -> Dialect:
+    from ge_dialect.npu import Npu
+
+    return Npu
+
+
 def _stream() -> Dialect:
     from ge_dialect.stream import Stream
 
@@ -40,7 +46,14 @@ def _test() -> Dialect:
 
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     """Name -> factory for every dialect ge-opt parses (`test` gives `"test.op"` values)."""
-    return {"builtin": _builtin, "func": _func, "ge": _ge, "stream": _stream, "test": _test}
+    return {
+        "builtin": _builtin,
+        "func": _func,
+        "ge": _ge,
+        "npu": _npu,
+        "stream": _stream,
+        "test": _test,
+    }
 
 
 def make_context(allow_unregistered: bool = False) -> Context:

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr, TensorType
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.ir import Operation, SSAValue
@@ -374,6 +374,28 @@ class StreamFunctions(InterpreterFunctions):
     @impl(stream.WaitOp)
     def run_wait(self, interp: Interpreter, op: stream.WaitOp, args: tuple[Any, ...]):
         return ()
+
+
+NAME = "ge.name"
+"""The argument and result attribute holding a graph name (`{ge.name = "x"}`)."""
+
+
+def _names(attrs: ArrayAttr | None, count: int, prefix: str) -> list[str]:
+    names = []
+    for i in range(count):
+        entry = attrs.data[i] if attrs is not None and i < len(attrs.data) else None
+        name = entry.data.get(NAME) if isinstance(entry, DictionaryAttr) else None
+        names.append(name.data if isinstance(name, StringAttr) else f"{prefix}{i}")
+    return names
+
+
+def io_names(f: func.FuncOp) -> tuple[list[str], list[str]]:
+    """The names of `f`'s arguments and results: their `ge.name`, else `arg<i>` and
+    `result<i>` (the keys of ge-run's `.npz` files)."""
+    return (
+        _names(f.arg_attrs, len(f.function_type.inputs.data), "arg"),
+        _names(f.res_attrs, len(f.function_type.outputs.data), "result"),
+    )
 
 
 def find_function(module: ModuleOp, name: str | None = None) -> func.FuncOp:

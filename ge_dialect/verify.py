@@ -2,16 +2,19 @@
 
 `verify_module` is what `ge_dialect.api.verify` runs, and ge-opt after parsing and after
 every pass: op verifiers (innermost first), SSA dominance (xDSL 0.75 does not check it),
-then the module-wide stream rules.  The first failure is raised as a `GeError` located at
+then the module-wide stream rules and the whole-program rules of each device program (a
+`func.func` carrying `npu.program`).  The first failure is raised as a `GeError` located at
 its op.
 """
 
 from __future__ import annotations
 
 from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
 from ge_dialect.diagnostics import check_dominance, op_error, verify_located
+from ge_dialect.npu.program import is_program, verify_program
 from ge_dialect.stream import verify_streams
 
 
@@ -21,6 +24,26 @@ def verify_module(module: Operation, fallback: str = "<unknown>") -> None:
     verify_located(module, fallback)
     check_dominance(module, fallback)
     verify_streams(module)
+    for program in _programs(module):
+        verify_program(program, fallback)
+
+
+def _programs(op: Operation) -> list[func.FuncOp]:
+    """The device programs of `op`: itself, or functions of its (nested) modules (no walk
+    through function bodies)."""
+    if is_program(op):
+        assert isinstance(op, func.FuncOp)
+        return [op]
+    found: list[func.FuncOp] = []
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.ops:
+                if isinstance(inner, func.FuncOp):
+                    if is_program(inner):
+                        found.append(inner)
+                elif isinstance(inner, ModuleOp):
+                    found.extend(_programs(inner))
+    return found
 
 
 def check_function_bodies(module: Operation, fallback: str = "<unknown>") -> None:

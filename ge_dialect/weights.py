@@ -1,8 +1,10 @@
 """Moving constant data before printing: externalize, elide, rebase external paths.
 
-A `ge.const` holds its physical array inline, in an external file beside the IR, or not at
-all (elided); `ge_dialect.ge.data` reads it.  These functions rewrite a module's constants
-from one form to another:
+A `ge.const` or an `npu.weight` holds its physical array inline, in an external file
+beside the IR, or not at all (elided); `ge_dialect.ge.data` and `npu.WeightOp` read it.
+These functions rewrite a module's constants (both kinds, each keeping its dialect's
+attributes: `#ge.external` / `#npu.external`, `#ge.elided` / `#npu.elided`) from one form
+to another:
 
 - `externalize` moves large inline constants to an external data file (`ExternalWriter`:
   64-byte aligned raw little-endian arrays; the file replaces its old version, by a
@@ -23,26 +25,41 @@ from collections.abc import Iterator
 from typing import IO
 
 import numpy as np
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, MemRefType, ModuleOp, TensorType
 from xdsl.ir import Operation
 
-from ge_dialect import ge
-from ge_dialect.ge.data import resolve
+from ge_dialect import ge, npu
+from ge_dialect.encodings import Elided, ExternalData, resolve
+
+Constant = ge.ConstOp | npu.WeightOp
+"""An op holding constant data: a `ge.const` or an `npu.weight`."""
 
 ALIGNMENT = 64
 """Byte alignment of each constant in an external data file."""
 
 
-def _consts(module: Operation) -> Iterator[ge.ConstOp]:
+def _consts(module: Operation) -> Iterator[Constant]:
     for op in module.walk():
-        if isinstance(op, ge.ConstOp):
+        if isinstance(op, Constant):
             yield op
 
 
-def _num_elements(op: ge.ConstOp) -> int:
-    t = op.output.type
-    assert isinstance(t, TensorType)
+def _num_elements(op: Constant) -> int:
+    t = op.results[0].type
+    assert isinstance(t, TensorType | MemRefType)
     return math.prod(t.get_shape())
+
+
+def _external(op: Constant, path: str, offset: int, length: int) -> ExternalData:
+    """External data attribute of `op`'s dialect."""
+    if isinstance(op, npu.WeightOp):
+        return npu.ExternalDataAttr(path, offset, length)
+    return ge.ExternalDataAttr(path, offset, length)
+
+
+def _elided(op: Constant) -> Elided:
+    """The elided-data attribute of `op`'s dialect."""
+    return npu.ElidedAttr() if isinstance(op, npu.WeightOp) else ge.ElidedAttr()
 
 
 class ReplacingFile:
@@ -116,39 +133,47 @@ class ExternalWriter:
         self.ref = os.path.relpath(os.path.abspath(path), os.path.abspath(out_dir or "."))
         self._file = ReplacingFile(path)
         self._offset = 0
-        self._copies: dict[tuple[int, int], ge.ExternalDataAttr] = {}
+        self._copies: dict[tuple[int, int], tuple[int, int]] = {}
 
-    def add(self, array: np.ndarray) -> ge.ExternalDataAttr:
+    def _write(self, array: np.ndarray) -> tuple[int, int]:
+        """Writes `array` at the next aligned offset: (offset, length)."""
         pad = -self._offset % ALIGNMENT
         if pad:
             self._file.file.write(b"\0" * pad)
             self._offset += pad
         data = np.ascontiguousarray(array).astype(array.dtype.newbyteorder("<"), copy=False)
         raw = data.tobytes()
-        attr = ge.ExternalDataAttr(self.ref, self._offset, len(raw))
+        where = (self._offset, len(raw))
         self._file.file.write(raw)
         self._offset += len(raw)
-        return attr
+        return where
 
-    def reads(self, op: ge.ConstOp) -> bool:
+    def add(self, array: np.ndarray) -> ge.ExternalDataAttr:
+        return ge.ExternalDataAttr(self.ref, *self._write(array))
+
+    def add_for(self, op: Constant, array: np.ndarray) -> ExternalData:
+        """`add`, as the external data attribute of `op`'s dialect."""
+        return _external(op, self.ref, *self._write(array))
+
+    def reads(self, op: Constant) -> bool:
         """Whether `op`'s data is in this writer's file (in the version it replaces)."""
         value = op.value
-        return isinstance(value, ge.ExternalDataAttr) and (
+        return isinstance(value, ExternalData) and (
             os.path.realpath(resolve(value.path.data, op)) == self._file.path
         )
 
-    def reader(self, module: Operation) -> ge.ConstOp | None:
+    def reader(self, module: Operation) -> Constant | None:
         """The first constant of `module` whose data is in this writer's file, if any."""
         return next((op for op in _consts(module) if self.reads(op)), None)
 
-    def copy(self, op: ge.ConstOp) -> ge.ExternalDataAttr:
+    def copy(self, op: Constant) -> ExternalData:
         """`op`'s data, which is in this writer's file, copied to the new version (once)."""
         value = op.value
-        assert isinstance(value, ge.ExternalDataAttr)
+        assert isinstance(value, ExternalData)
         key = (value.offset.data, value.length.data)
         if key not in self._copies:
-            self._copies[key] = self.add(op.physical_array())  # read before the rename
-        return self._copies[key]
+            self._copies[key] = self._write(op.physical_array())  # read before the rename
+        return _external(op, self.ref, *self._copies[key])
 
     def close(self, commit: bool = True) -> None:
         """Closes the file; it replaces `path` only when `commit` (nothing is lost on error)."""
@@ -165,7 +190,7 @@ def externalize(module: ModuleOp, writer: ExternalWriter, larger_than: int) -> i
     moved = 0
     for op in _consts(module):
         if isinstance(op.value, DenseIntOrFPElementsAttr) and _num_elements(op) > larger_than:
-            op.properties["value"] = writer.add(ge.dense_to_numpy(op.value))
+            op.properties["value"] = writer.add_for(op, ge.dense_to_numpy(op.value))
             moved += 1
         elif writer.reads(op):
             op.properties["value"] = writer.copy(op)
@@ -174,30 +199,30 @@ def externalize(module: ModuleOp, writer: ExternalWriter, larger_than: int) -> i
 
 def rebase_external_paths(module: ModuleOp, out_dir: str) -> None:
     """Rewrites relative external paths so that they are relative to `out_dir`, which
-    becomes the directory they are resolved against (`ge.set_data_dir`)."""
+    becomes the directory they are resolved against (`ge.set_data_dir`, `npu.set_data_dir`)."""
     for op in _consts(module):
         value = op.value
-        if isinstance(value, ge.ExternalDataAttr) and not os.path.isabs(value.path.data):
+        if isinstance(value, ExternalData) and not os.path.isabs(value.path.data):
             new = os.path.relpath(
                 os.path.abspath(resolve(value.path.data, op)), os.path.abspath(out_dir or ".")
             )
             if new != value.path.data:
-                op.properties["value"] = ge.ExternalDataAttr(
-                    new, value.offset.data, value.length.data
-                )
+                op.properties["value"] = _external(op, new, value.offset.data, value.length.data)
     ge.set_data_dir(module, out_dir)
+    npu.set_data_dir(module, out_dir)
 
 
 def elide(module: ModuleOp, larger_than: int) -> None:
-    """Replaces the data of constants with more than `larger_than` elements by `#ge.elided`."""
+    """Replaces the data of constants with more than `larger_than` elements by `#ge.elided`
+    (`#npu.elided` for an `npu.weight`)."""
     for op in _consts(module):
-        if not isinstance(op.value, ge.ElidedAttr) and _num_elements(op) > larger_than:
-            op.properties["value"] = ge.ElidedAttr()
+        if not isinstance(op.value, Elided) and _num_elements(op) > larger_than:
+            op.properties["value"] = _elided(op)
 
 
-def has_elided(module: Operation) -> ge.ConstOp | None:
-    """The first elided constant of `module`, if any."""
-    return next((op for op in _consts(module) if isinstance(op.value, ge.ElidedAttr)), None)
+def has_elided(module: Operation) -> Constant | None:
+    """The first elided constant (`ge.const` or `npu.weight`) of `module`, if any."""
+    return next((op for op in _consts(module) if isinstance(op.value, Elided)), None)
 
 
 __all__ = [

@@ -52,6 +52,12 @@ def _assign_streams() -> type[ModulePass]:
     return AssignStreamsPass
 
 
+def _lower_to_device() -> type[ModulePass]:
+    from transforms.lower_to_device import LowerToDevicePass
+
+    return LowerToDevicePass
+
+
 PASS_HELP: dict[str, str] = {
     "cse": "Eliminates common subexpressions (xDSL's pass).",
     "dce": "Removes dead code (xDSL's pass).",
@@ -122,4 +128,5 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "fuse": _fuse,
         "to-nc1hwc0": _to_nc1hwc0,
         "assign-streams": _assign_streams,
+        "lower-to-device": _lower_to_device,
     }

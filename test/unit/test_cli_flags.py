@@ -464,6 +464,14 @@ def test_assign_streams_flag_and_its_report(capsys, tmp_path):
     assert r.err.index("IR Dump After assign-streams") > r.err.index("events:")
 
 
+@exercises("--lower-to-device")
+def test_lower_to_device_flag(capsys, tmp_path):
+    r = run(capsys, tmp_path, ["--fuse", "--to-nc1hwc0", "--lower-to-device"], CONV_RELU)
+    assert r.code == 0 and 'npu.launch "fused_conv2d"' in r.out and "npu.program" in r.out
+    assert "ge." not in r.out.replace("npu.", "")
+    one_line_usage_error(run(capsys, tmp_path, ["--lower-to-device=nope=1"], CONV_RELU), "")
+
+
 # ---- hidden flags and pipeline edge cases ---------------------------------------------------
 
 

@@ -9,7 +9,8 @@ not cover fails, so a new module has to be classified.
     leaf        ge_dialect.utils.*, ge_dialect.layout,      nothing of the project but
                 ge_dialect.diagnostics, ge_dialect          ge_dialect.utils (the bottom)
     IR          ge_dialect.ge.*, .stream, .npu.*, .weights, leaf, IR; `stream` and `npu`
-                .cost, .interpreter, .verify, .dialects     never import `ge`
+                .cost, .interpreter, .verify, .dialects,    never import `ge`
+                .encodings
     sim         ge_dialect.sim.*                            leaf, ge_dialect.npu, sim
     frontend    ge_dialect.frontend.*, .builder, .scope     leaf, IR, frontend
     transforms  transforms.*                                leaf, IR, transforms
@@ -54,6 +55,9 @@ TABLE: tuple[tuple[str, str], ...] = (
     ("ge_dialect.ge", IR),
     ("ge_dialect.stream", IR),
     ("ge_dialect.npu", IR),
+    # the format encoding and constant data shared by `ge` and `npu` (it imports layout and
+    # diagnostics, which a leaf may not)
+    ("ge_dialect.encodings", IR),
     ("ge_dialect.weights", IR),
     ("ge_dialect.cost", IR),
     ("ge_dialect.interpreter", IR),

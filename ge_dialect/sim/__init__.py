@@ -1,0 +1,1 @@
+"""The simulated NPU: numpy kernels on physical layouts (`kernels`), run by the executor."""

@@ -1,0 +1,184 @@
+"""Runs an `npu` program's kernels in an order its streams and events allow.
+
+**Order.** Each stream runs its tasks in issue order; a wait lets its stream go on once its
+event has been recorded (an event stays recorded: ids are unique per program, as the
+lowering numbers them).  `start_order` picks, among the tasks that may start, the one issued
+first, until every task has run, or none may start: then the program deadlocks, and the
+finding names every blocked stream, the wait it is blocked at and why (an event never
+recorded by any task, or recorded only behind another blocked stream's wait: a cycle).
+
+**Memory.** Every buffer that is not a view owns a byte array (zero-filled, so that a run is
+deterministic even when a broken program reads what nothing wrote); a view is a typed window
+on its root's bytes at its offset, so aliasing is real.  Weights are copied in once.
+
+**Numbers.** A launch runs its kernel (`ge_dialect.sim.kernels`) on the typed views of its
+input buffers and writes each result into its output buffer; a copy copies bytes.  Inputs are
+given as logical arrays and converted to the physical layout of their argument (the format
+maths of `ge_dialect.layout`); outputs are read back as logical arrays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ge_dialect import layout
+from ge_dialect.diagnostics import GeError
+from ge_dialect.sim.kernels import run_kernel
+from ge_dialect.sim.program import Buffer, Program, Task
+
+
+@dataclass(frozen=True)
+class Finding:
+    """Something wrong the simulator found: `kind` is "deadlock" (races come later)."""
+
+    kind: str
+    message: str
+    tasks: tuple[int, ...] = ()
+
+
+class SimulationError(GeError):
+    """A program that cannot run to its end (a deadlock); `findings` says why."""
+
+    def __init__(self, findings: list[Finding]):
+        self.findings = findings
+        super().__init__("\n".join(f"error: {f.message}" for f in findings))
+
+
+@dataclass
+class Schedule:
+    """The start order of the tasks, and the deadlock, if the program has one."""
+
+    order: list[int]
+    findings: list[Finding] = field(default_factory=list)
+
+
+def start_order(program: Program) -> Schedule:
+    """Tasks in an order the streams and events allow: always the earliest-issued task that
+    may start.  Linear in tasks (times log of streams)."""
+    import heapq
+
+    queues: dict[int, list[Task]] = {}
+    for task in program.tasks:
+        queues.setdefault(task.stream, []).append(task)
+    position = dict.fromkeys(queues, 0)
+    recorded: set[int] = set()
+    blocked_on: dict[int, list[int]] = {}  # event -> streams whose head waits for it
+    ready: list[int] = []  # task indices of stream heads that may start
+    for s, queue in queues.items():
+        head = queue[0]
+        if head.kind == "wait" and head.event not in recorded:
+            blocked_on.setdefault(head.event, []).append(s)
+        else:
+            heapq.heappush(ready, head.index)
+    order: list[int] = []
+    while ready:
+        task = program.tasks[heapq.heappop(ready)]
+        order.append(task.index)
+        if task.kind == "record" and task.event not in recorded:
+            recorded.add(task.event)
+            for s in blocked_on.pop(task.event, []):
+                heapq.heappush(ready, queues[s][position[s]].index)
+        s = task.stream
+        position[s] += 1
+        if position[s] < len(queues[s]):
+            head = queues[s][position[s]]
+            if head.kind == "wait" and head.event not in recorded:
+                blocked_on.setdefault(head.event, []).append(s)
+            else:
+                heapq.heappush(ready, head.index)
+    if len(order) == len(program.tasks):
+        return Schedule(order)
+    return Schedule(order, [_deadlock(program, queues, position)])
+
+
+def _deadlock(program: Program, queues: dict[int, list[Task]], position: dict[int, int]) -> Finding:
+    """Why the streams still holding tasks cannot go on."""
+    records: dict[int, list[Task]] = {}
+    for task in program.tasks:
+        if task.kind == "record":
+            records.setdefault(task.event, []).append(task)
+    blocked = [s for s in sorted(queues) if position[s] < len(queues[s])]
+    reasons = []
+    tasks = []
+    for s in blocked:
+        wait = queues[s][position[s]]
+        tasks.append(wait.index)
+        pending = records.get(wait.event, [])
+        if not pending:
+            why = "which no task records"
+        else:
+            where = ", ".join(f"stream {r.stream}" for r in pending)
+            why = f"recorded on {where} only after a task that cannot start"
+        reasons.append(f"stream {s} is blocked at the {wait.describe()}: event {wait.event}, {why}")
+    return Finding("deadlock", "deadlock: " + "; ".join(reasons), tuple(tasks))
+
+
+class Memory:
+    """The buffers of a program as byte arrays, views included."""
+
+    def __init__(self, program: Program):
+        self.program = program
+        self.roots: dict[int, np.ndarray] = {}
+        for buffer in program.buffers:
+            if buffer.root == buffer.index:
+                self.roots[buffer.index] = np.zeros(buffer.nbytes, dtype=np.uint8)
+        self.arrays = [self._typed(b) for b in program.buffers]
+        for i, load in program.weights.items():
+            data = np.ascontiguousarray(load())
+            self.arrays[i][...] = data.reshape(self.arrays[i].shape)
+
+    def _typed(self, buffer: Buffer) -> np.ndarray:
+        root = self.roots[buffer.root]
+        raw = root[buffer.offset : buffer.offset + buffer.nbytes]
+        return raw.view(buffer.dtype).reshape(buffer.shape)
+
+
+def physical_input(value: np.ndarray, buffer: Buffer) -> np.ndarray:
+    """A logical input array in the physical layout of its argument."""
+    t = buffer.logical
+    assert t is not None
+    return layout.to_physical(value.astype(t.dtype, copy=False), t.fmt, t.c0, t.groups)
+
+
+def logical_output(value: np.ndarray, buffer: Buffer) -> np.ndarray:
+    """An output buffer's logical array."""
+    t = buffer.logical
+    assert t is not None
+    return layout.to_logical(value, t.fmt, t.shape, t.c0, t.groups)
+
+
+def run(program: Program, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Runs `program` on logical `inputs` (by input name); returns logical outputs by name.
+
+    Raises `SimulationError` when the program deadlocks (nothing is computed then).
+    """
+    schedule = start_order(program)
+    if schedule.findings:
+        raise SimulationError(schedule.findings)
+    memory = Memory(program)
+    arrays = memory.arrays
+    for i in program.inputs:
+        buffer = program.buffers[i]
+        arrays[i][...] = physical_input(np.asarray(inputs[buffer.name]), buffer)
+    tasks = program.tasks
+    for index in schedule.order:
+        task = tasks[index]
+        if task.kind == "launch":
+            results = run_kernel(
+                task.kernel,
+                [arrays[i] for i in task.inputs],
+                list(task.in_types),
+                list(task.out_types),
+                task.attrs,
+            )
+            for i, result in zip(task.outputs, results, strict=True):
+                arrays[i][...] = result
+        elif task.kind == "copy":
+            arrays[task.outputs[0]][...] = arrays[task.inputs[0]]
+    return {
+        program.buffers[i].name: logical_output(arrays[i].copy(), program.buffers[i])
+        for i in program.outputs
+    }

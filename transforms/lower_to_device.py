@@ -1,0 +1,278 @@
+"""--lower-to-device: a `ge` function to an `npu` program, GE's task list.
+
+Each function of `ge`/`stream` ops becomes a program (`npu.program`) whose arguments are
+buffers of physical shape: the graph's inputs, then its outputs (written in place), named
+as the function's arguments and results are (`ge.name`, else `arg<i>` / `result<i>`), each
+with its logical type as `npu.type`.  In the body, in the function's op order:
+
+- `ge.const` -> `npu.weight` (the same physical data: inline, external or elided);
+- `ge.reshape`, `ge.flatten`, `ge.identity` and `stream.wait_tensor` on values of the
+  default layout -> `npu.view` of their input's buffer (no task, no bytes moved: GE runs
+  reshapes in place); any other `ge` op -> `npu.launch` of the kernel named after it,
+  writing a fresh `npu.alloc` buffer of the result's physical shape, or the output
+  argument directly when the value is returned once and nothing else returns it;
+- `stream.record` / `stream.wait` -> `npu.record` / `npu.wait`, events numbered 0..n-1 in
+  the order of their records;
+- a returned value that is not written by a launch (an argument, a weight, a view) or is
+  returned more than once gets an `npu.copy` into its output buffer, right after it is
+  defined, on the stream of its definition.
+
+A launch runs on its op's `stream.id` (stream 0 when the function is not assigned), with
+the priority of its `stream.label` (0 without one), the logical type of every operand and
+result (`#ge.format` becomes `#npu.format`), the op's properties as builtin attributes
+(enums as strings, unit attributes as `true`, plus `has_bias` / `has_residual` for the
+optional operands) and its cost from `ge_dialect.cost`.
+
+Before:
+
+    func.func @main(%x: tensor<1x16x4x4xf32>) -> tensor<1x16x4x4xf32> {
+      %y = ge.relu %x : tensor<1x16x4x4xf32>
+      func.return %y : tensor<1x16x4x4xf32>
+    }
+
+After:
+
+    func.func @main(%x: memref<1x16x4x4xf32> {npu.input = "arg0", ...},
+                    %y: memref<1x16x4x4xf32> {npu.output = "result0", ...})
+        attributes {npu.program} {
+      npu.launch "relu"(%x) -> (%y) stream 0 priority 0 : ... cost <vector, ...> attrs {}
+      func.return
+    }
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import builtin, func
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BoolAttr,
+    DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    FunctionType,
+    MemRefType,
+    NoneAttr,
+    StringAttr,
+    TensorType,
+    UnitAttr,
+)
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from ge_dialect import cost, ge, npu, stream
+from ge_dialect.diagnostics import op_error
+from ge_dialect.interpreter import io_names
+
+VIEW_OPS = (ge.ReshapeOp, ge.FlattenOp, ge.IdentityOp, stream.WaitTensorOp)
+"""Ops whose result is its input's bytes under another shape, when both use the default layout."""
+
+
+def npu_type(t: Attribute) -> TensorType:
+    """The logical type a launch names: `t` with `#ge.format` as `#npu.format`."""
+    assert isinstance(t, TensorType)
+    return npu.logical_type(t)
+
+
+def buffer_type(t: Attribute) -> MemRefType:
+    """The buffer of a value of tensor type `t`: its physical shape and element type."""
+    assert isinstance(t, TensorType)
+    return npu.buffer_type(t)
+
+
+def _is_default_layout(t: Attribute) -> bool:
+    return isinstance(t, TensorType) and isinstance(t.encoding, NoneAttr)
+
+
+def _is_view(op: Operation) -> bool:
+    return isinstance(op, VIEW_OPS) and all(
+        _is_default_layout(v.type) for v in (op.operands[0], op.results[0])
+    )
+
+
+def kernel_attrs(op: Operation) -> DictionaryAttr:
+    """The attributes a kernel needs: `op`'s properties as builtin attributes."""
+    attrs: dict[str, Attribute] = {}
+    for name, value in op.properties.items():
+        if name == "operandSegmentSizes":
+            continue
+        if isinstance(value, EnumAttribute):
+            value = StringAttr(str(value.data))
+        elif isinstance(value, UnitAttr):
+            value = BoolAttr.from_bool(True)
+        attrs[name] = value
+    if isinstance(op, ge.ConvolutionOp | ge.MatMulOp):
+        attrs["has_bias"] = BoolAttr.from_bool(op.bias is not None)
+    if isinstance(op, ge.FusedConv2DOp):
+        attrs["has_residual"] = BoolAttr.from_bool(op.residual is not None)
+    return DictionaryAttr(dict(sorted(attrs.items())))
+
+
+def cost_attr(c: cost.OpCost) -> npu.CostAttr:
+    return npu.CostAttr(c.unit, c.flops, c.bytes_in, c.bytes_out, c.blocks)
+
+
+def copy_cost(t: MemRefType) -> npu.CostAttr:
+    size = cost.nbytes(TensorType(t.element_type, t.get_shape()))
+    blocks = max(1, -(-size // (cost.VECTOR_BLOCK_ELEMENTS * 4)))
+    return npu.CostAttr("vector", 0, size, size, blocks)
+
+
+def _priority(op: Operation) -> int:
+    label = op.attributes.get(stream.LABEL)
+    return label.priority.data if isinstance(label, stream.LabelAttr) else 0
+
+
+@dataclass
+class _Lowering:
+    """The lowering of one function: `run` replaces its body and signature."""
+
+    fn: func.FuncOp
+
+    def run(self) -> None:
+        fn = self.fn
+        if len(fn.body.blocks) != 1:
+            raise op_error(
+                fn,
+                f"has {len(fn.body.blocks)} blocks: --lower-to-device handles function bodies "
+                "of one block only",
+            )
+        old = fn.body.block
+        ret = old.last_op
+        assert isinstance(ret, func.ReturnOp)
+        in_types = list(fn.function_type.inputs.data)
+        out_types = list(fn.function_type.outputs.data)
+        in_names, out_names = io_names(fn)
+
+        block = Block(arg_types=[buffer_type(t) for t in [*in_types, *out_types]])
+        self.block = block
+        self.buffers: dict[SSAValue, SSAValue] = {}
+        self.stream_of_value: dict[SSAValue, int] = {}
+        for old_arg, new_arg in zip(old.args, block.args, strict=False):
+            new_arg.name_hint = old_arg.name_hint
+            self.buffers[old_arg] = new_arg
+            self.stream_of_value[old_arg] = 0
+        outputs = block.args[len(in_types) :]
+        returned = Counter(ret.operands)
+        # the output buffer a launch writes directly (a value returned exactly once)
+        self.direct: dict[SSAValue, SSAValue] = {}
+        self.copies: dict[SSAValue, list[SSAValue]] = {}
+        for value, out in zip(ret.operands, outputs, strict=True):
+            out.name_hint = value.name_hint
+            owner = value.owner
+            if (
+                returned[value] == 1
+                and isinstance(owner, Operation)
+                and not isinstance(owner, ge.ConstOp)
+                and not _is_view(owner)
+            ):
+                self.direct[value] = out
+            else:
+                self.copies.setdefault(value, []).append(out)
+        self.events: dict[SSAValue, int] = {}
+
+        for arg in old.args:
+            self._copy_out(arg)
+        for op in old.ops:
+            if op is ret:
+                break
+            self._lower(op)
+        block.add_op(func.ReturnOp())
+
+        arg_attrs = [
+            DictionaryAttr({"npu.input": StringAttr(n), "npu.type": npu_type(t)})
+            for n, t in zip(in_names, in_types, strict=True)
+        ] + [
+            DictionaryAttr({"npu.output": StringAttr(n), "npu.type": npu_type(t)})
+            for n, t in zip(out_names, out_types, strict=True)
+        ]
+        fn.body.detach_block(old)
+        old.erase(safe_erase=False)
+        fn.body.add_block(block)
+        fn.function_type = FunctionType.from_lists([a.type for a in block.args], [])
+        fn.arg_attrs = ArrayAttr(arg_attrs)
+        fn.res_attrs = None
+        fn.attributes["npu.program"] = UnitAttr()
+
+    def _copy_out(self, value: SSAValue) -> None:
+        """The copies of `value` into the output buffers that return it."""
+        for out in self.copies.get(value, ()):
+            t = out.type
+            assert isinstance(t, MemRefType)
+            self.block.add_op(
+                npu.CopyOp(self.buffers[value], out, self.stream_of_value[value], copy_cost(t))
+            )
+
+    def _lower(self, op: Operation) -> None:
+        task_stream = stream.stream_of(op) or 0
+        if isinstance(op, ge.ConstOp):
+            value = op.value
+            if isinstance(value, ge.ExternalDataAttr):
+                value = npu.ExternalDataAttr(value.path.data, value.offset.data, value.length.data)
+            elif isinstance(value, ge.ElidedAttr):
+                value = npu.ElidedAttr()
+            else:
+                assert isinstance(value, DenseIntOrFPElementsAttr)
+            weight = npu.WeightOp(value, buffer_type(op.output.type))
+            weight.results[0].name_hint = op.output.name_hint
+            weight.location = op.location
+            self.block.add_op(weight)
+            self._define(op.output, weight.results[0], task_stream)
+        elif _is_view(op):
+            view = npu.ViewOp(self.buffers[op.operands[0]], 0, buffer_type(op.results[0].type))
+            view.results[0].name_hint = op.results[0].name_hint
+            self.block.add_op(view)
+            self._define(op.results[0], view.results[0], task_stream)
+        elif isinstance(op, stream.RecordOp):
+            self.events[op.event] = len(self.events)
+            self.block.add_op(npu.RecordOp(self.events[op.event], task_stream))
+        elif isinstance(op, stream.WaitOp):
+            self.block.add_op(npu.WaitOp(self.events[op.event], task_stream))
+        elif op.name.startswith("ge."):
+            outputs = []
+            for result in op.results:
+                out = self.direct.get(result)
+                if out is None:
+                    alloc = npu.AllocOp(buffer_type(result.type))
+                    alloc.results[0].name_hint = result.name_hint
+                    self.block.add_op(alloc)
+                    out = alloc.results[0]
+                outputs.append(out)
+            launch = npu.LaunchOp(
+                op.name.removeprefix("ge."),
+                [self.buffers[v] for v in op.operands],
+                outputs,
+                stream=task_stream,
+                priority=_priority(op),
+                in_types=[npu_type(v.type) for v in op.operands],
+                out_types=[npu_type(r.type) for r in op.results],
+                cost=cost_attr(cost.op_cost(op)),
+                attrs=kernel_attrs(op),
+            )
+            launch.location = op.location
+            self.block.add_op(launch)
+            for result, out in zip(op.results, outputs, strict=True):
+                self._define(result, out, task_stream)
+        else:
+            raise op_error(op, f"--lower-to-device cannot lower '{op.name}'")
+
+    def _define(self, value: SSAValue, buffer: SSAValue, on_stream: int) -> None:
+        self.buffers[value] = buffer
+        self.stream_of_value[value] = on_stream
+        self._copy_out(value)
+
+
+class LowerToDevicePass(ModulePass):
+    """Lowers `ge` functions to `npu` programs (GE's task list) for the simulated NPU."""
+
+    name = "lower-to-device"
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        functions = [f for f in op.walk() if isinstance(f, func.FuncOp)]
+        for fn in functions:
+            if "npu.program" in fn.attributes:
+                continue
+            _Lowering(fn).run()
