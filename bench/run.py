@@ -15,7 +15,14 @@ prints, in one process:
   k 1e-4).
 
 numpy's BLAS is limited to one thread too (`OPENBLAS_NUM_THREADS=1` and friends, set before
-numpy loads), so that the ratio compares one core with one core.
+numpy loads), so that the ratio compares one core with one core.  The first line printed
+names the kernel OpenBLAS runs (threadpoolctl): an environment that pins
+`OPENBLAS_CORETYPE` (some machines do, for old OpenBLAS builds) slows numpy's GEMM, e.g.
+Haswell's AVX2 kernels on an AVX-512 CPU run at about half the speed of its own
+(110 against 210 GFLOP/s for the 3x3 convs here), while onnxruntime picks its kernels
+itself.  To measure the machine, unset both pins for this command alone:
+
+    env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE python bench/run.py
 
     python bench/run.py [--repeat 5] [--dtype f32|f16]
 """
@@ -108,6 +115,23 @@ def resnet18(seed: int = 0) -> onnx.ModelProto:
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 
 
+def blas_kernel() -> str:
+    """Which BLAS numpy runs, with its kernel architecture and threads (threadpoolctl)."""
+    pinned = os.environ.get("OPENBLAS_CORETYPE")
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:
+        return f"BLAS: threadpoolctl not installed (OPENBLAS_CORETYPE={pinned})"
+    for info in threadpool_info():
+        if info.get("user_api") == "blas":
+            return (
+                f"BLAS: {info.get('internal_api')} {info.get('version')}, kernel "
+                f"{info.get('architecture')}, {info.get('num_threads')} thread(s)"
+                + (f" (OPENBLAS_CORETYPE={pinned} pinned by the environment)" if pinned else "")
+            )
+    return "BLAS: none found"
+
+
 def best(fn, repeat: int) -> float:
     times = []
     for _ in range(repeat):
@@ -142,8 +166,9 @@ def main() -> None:
     )
     expected = session.run(None, inputs)[0]
 
-    result = api.simulate(module, inputs)  # warm up (weights mapped, caches)
-    t_sim = best(lambda: api.simulate(module, inputs), args.repeat)
+    program = api.device_program(module)  # read once, as a runtime loads a model once
+    result = api.simulate(program, inputs)  # warm up (weights read, weight matrices)
+    t_sim = best(lambda: api.simulate(program, inputs), args.repeat)
     t_ort = best(lambda: session.run(None, inputs), args.repeat)
 
     # where the simulator's time goes: each kernel timed through a wrapper
@@ -161,7 +186,7 @@ def main() -> None:
     executor.run_kernel = timed
     try:
         start = time.perf_counter()
-        api.simulate(module, inputs)
+        api.simulate(program, inputs)
         t_profiled = time.perf_counter() - start
     finally:
         executor.run_kernel = run_kernel
@@ -170,6 +195,7 @@ def main() -> None:
 
     error = api.max_error(result.outputs["logits"], expected)
     ok = api.within_tolerance(result.outputs["logits"], expected, api.MODEL_TOLERANCE)
+    print(blas_kernel())
     print(f"ResNet-18, 1x3x224x224 f32: {len(model.graph.node)} ONNX nodes -> {tasks} tasks "
           f"({sum(kernel_count.values())} launches)")
     print(f"  import {t_import:.2f} s, compile (default pipeline + lower-to-device) "

@@ -287,31 +287,39 @@ def is_device_program(module: Operation) -> bool:
     return any(op.attributes.get("npu.program") is not None for op in module.walk())
 
 
+def device_program(module: ModuleOp, function: str | None = None) -> Program:
+    """The `npu` program of `module` (a module after `lower-to-device`; its first program,
+    or the one called `function`) read into the simulator's form, to `simulate` many
+    times: the weights are read once, and kernels keep what they derive from them."""
+    from ge_dialect.sim.program import find_program, read_program
+
+    return read_program(find_program(module, function))
+
+
 def simulate(
-    program: ModuleOp,
+    program: ModuleOp | Program,
     inputs: Mapping[str, Any] | None = None,
     *,
     function: str | None = None,
     seed: int = 0,
 ) -> SimResult:
-    """Runs the `npu` program of `program` (a module after `lower-to-device`) on the
-    simulated NPU and returns its outputs.
+    """Runs an `npu` program on the simulated NPU and returns its outputs.
 
-    `inputs` maps input names to logical arrays; None draws seeded random ones
-    (`random_inputs`).  A missing or misshapen input, elided weights, or a program that
-    deadlocks raise a `GeError` (a deadlock: `SimulationError`, with its findings).
+    `program` is a module after `lower-to-device` (its first program, or the one called
+    `function`) or what `device_program` read from one.  `inputs` maps input names to
+    logical arrays; None draws seeded random ones (`random_inputs`).  A missing or
+    misshapen input, elided weights, or a program that deadlocks raise a `GeError` (a
+    deadlock: `SimulationError`, with its findings).
     """
     from ge_dialect.sim.executor import SimulationError, run, start_order
-    from ge_dialect.sim.program import find_program, read_program
 
-    fn = find_program(program, function)
-    read = read_program(fn)
+    read = device_program(program, function) if isinstance(program, ModuleOp) else program
     values = random_inputs(read, seed) if inputs is None else check_inputs(read, inputs)
-    order = start_order(read)
-    if order.findings:
-        raise SimulationError(order.findings)
-    outputs = run(read, values)
-    return SimResult(outputs, values, read, order.order)
+    schedule = start_order(read)
+    if schedule.findings:
+        raise SimulationError(schedule.findings)
+    outputs = run(read, values, schedule.order)
+    return SimResult(outputs, values, read, schedule.order)
 
 
 def reference(
@@ -454,6 +462,7 @@ __all__ = [
     "simulate",
     "within_tolerance",
     "decode",
+    "device_program",
     "elide",
     "externalize",
     "has_elided",

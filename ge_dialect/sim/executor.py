@@ -122,13 +122,18 @@ class Memory:
     def __init__(self, program: Program):
         self.program = program
         self.roots: dict[int, np.ndarray] = {}
+        weights: dict[int, np.ndarray] = {}
         for buffer in program.buffers:
-            if buffer.root == buffer.index:
+            if buffer.root != buffer.index:
+                continue
+            if buffer.kind == "weight":
+                weights[buffer.index] = program.weight(buffer.index)
+                self.roots[buffer.index] = weights[buffer.index].reshape(-1).view(np.uint8)
+            else:
                 self.roots[buffer.index] = np.zeros(buffer.nbytes, dtype=np.uint8)
-        self.arrays = [self._typed(b) for b in program.buffers]
-        for i, load in program.weights.items():
-            data = np.ascontiguousarray(load())
-            self.arrays[i][...] = data.reshape(self.arrays[i].shape)
+        self.arrays: list[np.ndarray] = [
+            weights[b.index] if b.index in weights else self._typed(b) for b in program.buffers
+        ]
 
     def _typed(self, buffer: Buffer) -> np.ndarray:
         root = self.roots[buffer.root]
@@ -150,21 +155,26 @@ def logical_output(value: np.ndarray, buffer: Buffer) -> np.ndarray:
     return layout.to_logical(value, t.fmt, t.shape, t.c0, t.groups)
 
 
-def run(program: Program, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """Runs `program` on logical `inputs` (by input name); returns logical outputs by name.
+def run(
+    program: Program, inputs: Mapping[str, np.ndarray], order: list[int] | None = None
+) -> dict[str, np.ndarray]:
+    """Runs `program` on logical `inputs` (by input name) with its tasks started in `order`
+    (`start_order`'s when None); returns logical outputs by name.
 
     Raises `SimulationError` when the program deadlocks (nothing is computed then).
     """
-    schedule = start_order(program)
-    if schedule.findings:
-        raise SimulationError(schedule.findings)
+    if order is None:
+        schedule = start_order(program)
+        if schedule.findings:
+            raise SimulationError(schedule.findings)
+        order = schedule.order
     memory = Memory(program)
     arrays = memory.arrays
     for i in program.inputs:
         buffer = program.buffers[i]
         arrays[i][...] = physical_input(np.asarray(inputs[buffer.name]), buffer)
     tasks = program.tasks
-    for index in schedule.order:
+    for index in order:
         task = tasks[index]
         if task.kind == "launch":
             results = run_kernel(

@@ -105,6 +105,20 @@ class Program:
     outputs: list[int]
     weights: dict[int, Callable[[], np.ndarray]]  # weight buffer -> its physical array
 
+    _loaded: dict[int, np.ndarray] = field(default_factory=dict)
+
+    def weight(self, index: int) -> np.ndarray:
+        """The physical array of weight buffer `index`: read once, then the same read-only
+        array on every run (kernels may keep what they derive from it, e.g. a conv's weight
+        matrix, while it lives)."""
+        array = self._loaded.get(index)
+        if array is None:
+            buffer = self.buffers[index]
+            array = np.ascontiguousarray(self.weights[index]()).reshape(buffer.shape)
+            array.flags.writeable = False
+            self._loaded[index] = array
+        return array
+
     @property
     def streams(self) -> list[int]:
         return sorted({t.stream for t in self.tasks})
