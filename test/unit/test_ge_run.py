@@ -181,3 +181,21 @@ def test_errors(capsys, tmp_path, case):
     assert re.search(pattern, err, re.M), err
     assert len(err.strip().splitlines()) == 1, err
     assert outputs.read_bytes() == b"precious"
+
+
+def test_output_does_not_depend_on_hash_seed(tmp_path):
+    """The summary, the checks and the written outputs are byte-identical under two hash
+    seeds (a multi-stream example: the start order must not come from iterating a set)."""
+    import subprocess
+    import sys
+
+    results = []
+    for seed in ("1", "2"):
+        out = tmp_path / f"out{seed}.npz"
+        env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=ROOT)
+        args = [sys.executable, "-m", "ge_dialect.tools.ge_run", EXAMPLES[1], "--check",
+                "-p", "assign-streams{mode=auto}", "--outputs", str(out)]
+        proc = subprocess.run(args, capture_output=True, env=env, check=True)
+        results.append((proc.stdout, out.read_bytes()))
+    assert results[0] == results[1]
+    assert b"check mm1" in results[0][0]
