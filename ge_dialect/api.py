@@ -39,7 +39,10 @@ from ge_dialect.weights import ExternalWriter, elide, externalize, has_elided, r
 
 if TYPE_CHECKING:  # the simulator loads on first use: ge-opt never needs it
     from ge_dialect.sim.kernels import Operand
+    from ge_dialect.sim.profile import DeviceProfile
     from ge_dialect.sim.program import Program
+    from ge_dialect.sim.report import Report
+    from ge_dialect.sim.timeline import Timeline
 
 DEFAULT_PIPELINE = "canonicalize,cse,fuse,to-nc1hwc0,assign-streams"
 """The optimisation part of DESIGN's pipeline: what `compile(module)` runs."""
@@ -218,14 +221,17 @@ def compile(
 
 @dataclass
 class SimResult:
-    """What `simulate` computed: the outputs (logical arrays by output name), the inputs it
-    used (by input name), the program as the simulator read it, and the order its tasks
-    started in (task indices)."""
+    """What `simulate` computed: the outputs (logical arrays by output name; empty with
+    `timing_only`), the inputs it used (by input name), the program as the simulator read
+    it, the order its tasks started in (task indices), the timeline (when each task ran)
+    and the report (makespan, lower bound, streams, units, cluster figures, ratios)."""
 
     outputs: dict[str, np.ndarray]
     inputs: dict[str, np.ndarray]
     program: Program
     order: list[int]
+    timeline: Timeline
+    report: Report
 
 
 def random_inputs(program: Program, seed: int = 0) -> dict[str, np.ndarray]:
@@ -300,26 +306,53 @@ def simulate(
     program: ModuleOp | Program,
     inputs: Mapping[str, Any] | None = None,
     *,
+    profile: DeviceProfile | str | None = None,
+    timing_only: bool = False,
     function: str | None = None,
     seed: int = 0,
 ) -> SimResult:
-    """Runs an `npu` program on the simulated NPU and returns its outputs.
+    """Runs an `npu` program on the simulated NPU: its timeline on `profile` and, unless
+    `timing_only`, its numbers (the kernels run in the simulated start order).
 
     `program` is a module after `lower-to-device` (its first program, or the one called
-    `function`) or what `device_program` read from one.  `inputs` maps input names to
-    logical arrays; None draws seeded random ones (`random_inputs`).  A missing or
-    misshapen input, elided weights, or a program that deadlocks raise a `GeError` (a
-    deadlock: `SimulationError`, with its findings).
+    `function`) or what `device_program` read from one.  `profile` is a `DeviceProfile`,
+    the path of a profile JSON, or None for the default (an Ascend 910-class part).
+    `inputs` maps input names to logical arrays; None draws seeded random ones
+    (`random_inputs`).  A missing or misshapen input, a bad profile, elided weights, or a
+    program that deadlocks raise a `GeError` (a deadlock: `SimulationError`, with its
+    findings).
     """
-    from ge_dialect.sim.executor import SimulationError, run, start_order
+    from ge_dialect.sim.executor import run
+    from ge_dialect.sim.profile import DeviceProfile, load_profile
+    from ge_dialect.sim.report import make_report
+    from ge_dialect.sim.timing import kernel_times, lower_bound, simulate_time
 
     read = device_program(program, function) if isinstance(program, ModuleOp) else program
     values = random_inputs(read, seed) if inputs is None else check_inputs(read, inputs)
-    schedule = start_order(read)
-    if schedule.findings:
-        raise SimulationError(schedule.findings)
-    outputs = run(read, values, schedule.order)
-    return SimResult(outputs, values, read, schedule.order)
+    device = profile if isinstance(profile, DeviceProfile) else load_profile(profile)
+    times = kernel_times(read, device)
+    timeline = simulate_time(read, device, times)
+    order = sorted(range(len(read.tasks)), key=lambda i: (timeline.intervals[i].start, i))
+    report = make_report(timeline, lower_bound(read, device, times), device, times)
+    outputs = {} if timing_only else run(read, values, order)
+    return SimResult(outputs, values, read, order, timeline, report)
+
+
+def trace(results: SimResult | Sequence[SimResult]) -> dict[str, Any]:
+    """The Chrome/Perfetto trace (a JSON object) of one run, or of several (one process per
+    rank): a thread per stream, kernels as complete events, record -> wait flow arrows."""
+    from ge_dialect.sim.trace import chrome_trace
+
+    runs = [results] if isinstance(results, SimResult) else list(results)
+    return chrome_trace([r.timeline for r in runs])
+
+
+def draw_timeline(result: SimResult, path: str, title: str | None = None) -> None:
+    """Draws `result`'s timeline as a PNG at `path` (needs matplotlib; a `GeError` without
+    it or when `path` cannot be written)."""
+    from ge_dialect.sim.trace import timeline_png
+
+    timeline_png(result.timeline, path, title)
 
 
 def reference(
@@ -460,9 +493,11 @@ __all__ = [
     "onnxruntime_outputs",
     "reference",
     "simulate",
+    "trace",
     "within_tolerance",
     "decode",
     "device_program",
+    "draw_timeline",
     "elide",
     "externalize",
     "has_elided",

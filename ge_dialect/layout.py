@@ -115,6 +115,13 @@ def _group_params(shape: Sequence[int], c0: int, groups: int):
     return n, c, h, w, cout, e_mult, c1, g_dim, n1
 
 
+def fractal_z_tiling(shape: Sequence[int], c0: int, groups: int = 1) -> tuple[int, int, int, int]:
+    """(e_mult, c1, g_dim, n1) of a FRACTAL_Z weight of logical OIHW `shape`: groups packed
+    per cube tile, C0 blocks of input channels per tile, tiles, 16-blocks of outputs."""
+    _, _, _, _, _, e_mult, c1, g_dim, n1 = _group_params(shape, c0, groups)
+    return e_mult, c1, g_dim, n1
+
+
 # ----------------------------------------------------------------------------
 # shapes
 # ----------------------------------------------------------------------------

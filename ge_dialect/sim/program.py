@@ -267,6 +267,9 @@ def read_program(fn: func.FuncOp) -> Program:
                 )
             )
         elif isinstance(op, npu.CopyOp):
+            t = op.source.type
+            assert isinstance(t, MemRefType)
+            moved = (operand_of(TensorType(t.element_type, t.get_shape())),)
             tasks.append(
                 Task(
                     len(tasks),
@@ -276,6 +279,8 @@ def read_program(fn: func.FuncOp) -> Program:
                     kernel="copy",
                     inputs=(index[op.source],),
                     outputs=(index[op.dest],),
+                    in_types=moved,
+                    out_types=moved,
                     cost=_cost(op.properties.get("cost")),
                 )
             )

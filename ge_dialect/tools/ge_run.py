@@ -1,19 +1,27 @@
 """ge-run: compile a graph and run it on the simulated NPU.
 
     ge-run [pass flags | -p pipeline | -O0] [--inputs in.npz] [--outputs out.npz]
-           [--input-shape NAME=DIMS] [--check] [--seed N] input.mlir|model.onnx
+           [--input-shape NAME=DIMS] [--check] [--seed N] [--profile p.json]
+           [--report text|json] [--trace t.json] [--timeline t.png] [--timing-only]
+           [--compare-unoptimized] input.mlir|model.onnx
 
 Reads IR or an ONNX model as ge-opt does, compiles it with DESIGN's pipeline and runs the
-device program on the simulated NPU, then prints a summary of each output (shape, dtype,
-min, max, mean).  The pipeline is `ge_dialect.api.DEFAULT_PIPELINE` unless pass flags or
-`-p` say otherwise: they replace the optimisation part, and `lower-to-device` is appended
-unless they hold it; `-O0` runs the lowering only; input that already holds an `npu`
-program runs no passes.  `--inputs` is an `.npz` whose keys are the function's argument
-names (ONNX names when imported, `arg0`, ... otherwise); without it inputs are seeded
-random arrays (`--seed`).  `--outputs` writes the outputs (keys: result names), replaced
-only when the whole run succeeds.  `--check` also runs the reference interpreter on the
-graph before any pass (and onnxruntime for ONNX input) and prints the largest error against
-each; an output outside DESIGN's tolerance is an error (exit 1).
+device program on the simulated NPU (its numbers and its timeline on the device profile),
+then prints a summary of each output (shape, dtype, min, max, mean) and the run's report
+(makespan against its lower bound, streams, units, cluster figures; `--report json` prints
+all of it as one JSON object).  `--trace` writes a Chrome/Perfetto trace, `--timeline` a
+PNG; `--timing-only` skips the kernels; `--compare-unoptimized` also times the graph
+lowered without optimisation.
+
+The pipeline is `ge_dialect.api.DEFAULT_PIPELINE` unless pass flags or `-p` say
+otherwise: they replace the optimisation part, and `lower-to-device` is appended unless
+they hold it; `-O0` runs the lowering only; input that already holds an `npu` program runs
+no passes.  `--inputs` is an `.npz` whose keys are the function's argument names (ONNX
+names when imported, `arg0`, ... otherwise); without it inputs are seeded random arrays
+(`--seed`).  `--outputs` writes the outputs (keys: result names), replaced only when the
+whole run succeeds (so are the trace and the timeline).  `--check` also runs the reference
+interpreter on the graph before any pass (and onnxruntime for ONNX input) and prints the
+largest error against each; an output outside DESIGN's tolerance is an error (exit 1).
 
 Built on ge-opt's driver (`GeOptMain`, itself xDSL's `xDSLOptMain` with hooks), so its
 flags and its error discipline apply: one `error:` line and a non-zero exit for a user's
@@ -23,6 +31,7 @@ mistake, never a traceback.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Sequence
@@ -57,7 +66,7 @@ class GeRunMain(GeOptMain):
     version_format = f"ge-run {__version__} (xdsl {{xdsl_version}})"
 
     def __init__(self, args: Sequence[str] | None = None):
-        self._pending_outputs: tuple[str, bytes] | None = None
+        self.pending: list[tuple[str, str, bytes]] = []  # (path, what, bytes) to write
         self.original: ModuleOp | None = None
         self.onnx_model: Any = None
         self.report: list[str] = []
@@ -91,6 +100,33 @@ class GeRunMain(GeOptMain):
         group.add_argument(
             "--seed", type=int, default=0, help="the seed of random inputs (default 0)"
         )
+        group.add_argument(
+            "--profile", metavar="FILE", help="the device profile JSON (default: Ascend 910)"
+        )
+        group.add_argument(
+            "--report",
+            choices=("text", "json"),
+            default="text",
+            help="how to print the outputs and the run's figures: text (default) or one JSON "
+            "object (keys in the README)",
+        )
+        group.add_argument(
+            "--trace", metavar="FILE", help="write a Chrome/Perfetto trace (JSON) of the run"
+        )
+        group.add_argument(
+            "--timeline", metavar="FILE", help="draw the run's timeline as a PNG (matplotlib)"
+        )
+        group.add_argument(
+            "--timing-only",
+            action="store_true",
+            help="simulate time only: no kernels run, no outputs (for large graphs)",
+        )
+        group.add_argument(
+            "--compare-unoptimized",
+            action="store_true",
+            help="also run the graph lowered without optimisation (-O0) and print both "
+            "makespans and the speed-up",
+        )
 
     # ---- pipeline -------------------------------------------------------------------------
 
@@ -99,6 +135,10 @@ class GeRunMain(GeOptMain):
         for dest, flag in OPT_ONLY.items():
             if getattr(self.args, dest) not in (None, False):
                 raise UsageError(f"{flag} is a ge-opt option; ge-run prints no IR")
+        if self.args.timing_only:
+            for dest, flag in (("check", "--check"), ("outputs", "--outputs")):
+                if getattr(self.args, dest) not in (None, False):
+                    raise UsageError(f"{flag} needs numbers: it cannot go with --timing-only")
         passes = [p for p in (self.args.passes, *self.pass_flags) if p]
         if self.args.opt_level == 0:
             if passes:
@@ -170,22 +210,78 @@ class GeRunMain(GeOptMain):
 
     def output_resulting_program(self, prog: ModuleOp) -> str:
         inputs = self.read_inputs()
+        result = self.simulate(prog, inputs, self.args.timing_only)
+        outputs = {name: summary(value) for name, value in result.outputs.items()}
+        checks = self.check_against(result) if self.args.check else []
+        unoptimized = (
+            self.unoptimized(inputs, result.report.makespan)
+            if self.args.compare_unoptimized
+            else None
+        )
+        if self.args.outputs is not None:
+            self.write_outputs(result.outputs)
+        if self.args.trace is not None:
+            text = json.dumps(api.trace(result), separators=(",", ":")) + "\n"
+            self.pending.append((self.args.trace, "trace", text.encode()))
+        if self.args.timeline is not None:
+            self.pending.append((self.args.timeline, "timeline", self.draw(result)))
+        report = result.report
+        if self.args.report == "json":
+            document: dict[str, Any] = {"outputs": outputs, "checks": checks, **report.to_json()}
+            if unoptimized is not None:
+                document["unoptimized"] = unoptimized
+            return json.dumps(document, indent=2) + "\n"
+        lines = [f"{name}: {text}" for name, text in _summary_lines(outputs)]
+        lines += [
+            f"check {c['output']}: max |error| {c['max_error']:.3g} against {c['against']}"
+            for c in checks
+        ]
+        lines.append(report.text())
+        if unoptimized is not None:
+            lines.append(
+                f"unoptimized (-O0) makespan {unoptimized['makespan_us']:.2f} us, optimized "
+                f"{report.makespan:.2f} us: speed-up {unoptimized['speedup']:.2f}x"
+            )
+        return "\n".join(lines) + "\n"
+
+    def simulate(self, prog: ModuleOp, inputs: Any, timing_only: bool) -> api.SimResult:
+        """`api.simulate` with the flags; an input error names the file it comes from."""
         try:
-            result = api.simulate(prog, inputs, seed=self.args.seed)
+            return api.simulate(
+                prog,
+                inputs,
+                profile=self.args.profile,
+                timing_only=timing_only,
+                seed=self.args.seed,
+            )
         except GeError as e:
             if not str(e).startswith("error:"):
                 raise
             where = self.args.inputs if inputs is not None else self.get_input_name()
             raise GeError(f"{where}: {e}") from None
-        lines = [summary(name, value) for name, value in result.outputs.items()]
-        if self.args.check:
-            assert self.original is not None
-            lines += self.check_against(result)
-        if self.args.outputs is not None:
-            self.write_outputs(result.outputs)
-        return "\n".join(lines) + "\n"
 
-    def check_against(self, result: api.SimResult) -> list[str]:
+    def unoptimized(self, inputs: Any, makespan: float) -> dict[str, float]:
+        """The -O0 run's makespan (timing only) and the speed-up of the optimised one."""
+        assert self.original is not None
+        module = self.original.clone()
+        api.compile(module, LOWERING, ctx=self.ctx, name=self.get_input_name())
+        base = self.simulate(module, inputs, timing_only=True).report.makespan
+        return {"makespan_us": base, "speedup": base / makespan if makespan else 0.0}
+
+    def draw(self, result: api.SimResult) -> bytes:
+        """The timeline PNG's bytes (drawn to a temporary file: the real one is written at
+        the end, only when the whole run succeeded)."""
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "timeline.png")
+            api.draw_timeline(result, path, title=self.get_input_name())
+            with open(path, "rb") as f:
+                return f.read()
+
+    def check_against(self, result: api.SimResult) -> list[dict[str, Any]]:
+        """The largest error of each output against the reference interpreter (and
+        onnxruntime for ONNX input); an output outside the tolerance is an error."""
         assert self.original is not None
         references: list[tuple[str, dict[str, Any], tuple[float, float] | None]] = [
             ("reference interpreter", api.reference(self.original, result.inputs), None)
@@ -193,41 +289,46 @@ class GeRunMain(GeOptMain):
         if self.onnx_model is not None:
             outputs = api.onnxruntime_outputs(self.onnx_model, result.inputs)
             references.append(("onnxruntime", outputs, api.MODEL_TOLERANCE))
-        lines, failures = [], []
+        checks, failures = [], []
         for what, expected, tolerance in references:
             for name, actual in result.outputs.items():
                 error = api.max_error(actual, expected[name])
                 ok = api.within_tolerance(actual, expected[name], tolerance)
-                lines.append(
-                    f"check {name}: max |error| {error:.3g} against {what}"
-                    f"{'' if ok else ' (outside tolerance)'}"
+                checks.append(
+                    {"output": name, "against": what, "max_error": error, "within_tolerance": ok}
                 )
                 if not ok:
                     failures.append(
                         f"output '{name}' differs from {what} (max |error| {error:.3g})"
                     )
         if failures:
-            self.report = lines
+            self.report = [
+                f"check {c['output']}: max |error| {c['max_error']:.3g} against {c['against']}"
+                f"{'' if c['within_tolerance'] else ' (outside tolerance)'}"
+                for c in checks
+            ]
             raise GeError(f"{self.get_input_name()}: error: " + "; ".join(failures))
-        return lines
+        return checks
 
     def write_outputs(self, outputs: dict[str, Any]) -> None:
         import numpy as np
 
-        path = self.args.outputs
         buffer = BytesIO()
         np.savez(buffer, **outputs)
-        self._pending_outputs = (path, buffer.getvalue())
+        self.pending.append((self.args.outputs, "outputs", buffer.getvalue()))
 
     def run(self) -> None:
+        """ge-opt's run; then the files the flags ask for, each written to a temporary file
+        and renamed into place, only when the whole run succeeded."""
         try:
             super().run()
         finally:
             for line in self.report:  # the comparison that failed, for the user to see
                 print(line, file=sys.stderr)
-        if self._pending_outputs is not None and not self.failed:
-            path, data = self._pending_outputs
-            with _writing(path, "outputs"):
+        if self.failed:
+            return
+        for path, what, data in self.pending:
+            with _writing(path, what):
                 tmp = f"{path}.tmp{os.getpid()}"
                 try:
                     with open(tmp, "wb") as f:
@@ -238,18 +339,30 @@ class GeRunMain(GeOptMain):
                         os.unlink(tmp)
 
 
-def summary(name: str, value: Any) -> str:
-    """`y: shape [1, 16, 8, 8] float32  min -1.2 max 3.4 mean 0.05`."""
+def summary(value: Any) -> dict[str, Any]:
+    """An output's shape, dtype, min, max and mean (None for an empty one)."""
     import numpy as np
 
-    shape = list(value.shape)
-    if value.size == 0:
-        return f"{name}: shape {shape} {value.dtype} (empty)"
-    v = value.astype(np.float64)
-    return (
-        f"{name}: shape {shape} {value.dtype}  min {v.min():.6g}  max {v.max():.6g}  "
-        f"mean {v.mean():.6g}"
-    )
+    v = np.asarray(value).astype(np.float64)
+    stats = (float(v.min()), float(v.max()), float(v.mean())) if v.size else (None, None, None)
+    return {
+        "shape": list(value.shape),
+        "dtype": str(value.dtype),
+        **dict(zip(("min", "max", "mean"), stats, strict=True)),
+    }
+
+
+def _summary_lines(outputs: dict[str, dict[str, Any]]) -> list[tuple[str, str]]:
+    """`shape [1, 16, 8, 8] float32  min -1.2  max 3.4  mean 0.05` per output."""
+    lines = []
+    for name, s in outputs.items():
+        text = f"shape {s['shape']} {s['dtype']}"
+        if s["min"] is None:
+            text += " (empty)"
+        else:
+            text += f"  min {s['min']:.6g}  max {s['max']:.6g}  mean {s['mean']:.6g}"
+        lines.append((name, text))
+    return lines
 
 
 def main(args: Sequence[str] | None = None) -> int:

@@ -1,0 +1,254 @@
+"""The figures of a simulated run: makespan against its lower bound, streams, units, the
+cluster-analysis figures Ascend users read, the seed's ratios; as text and as JSON.
+
+Definitions (microseconds; a union of intervals counts overlapping time once):
+
+- `makespan`: when the last task ends; `lower_bound`: `sim.timing.lower_bound`, with what
+  limits it (the critical path, or a pool's work over its cores).
+- per stream: `busy` (union of its launches and copies), tasks and launches.
+- per unit: `busy` (union of its kernels' runs) and `utilisation`: the core time its blocks
+  held over (cores x makespan); comm has one engine.
+- Ascend's cluster analysis: `Computing` (union of cube and vector kernels),
+  `Communication` (union of collectives), `Communication(Not Overlapped)` (communication
+  while nothing computes), `Overlapped` (communication while something computes), `Free`
+  (makespan minus the union of both).
+- Seed 002's ratios: compute utilisation = Computing / makespan, communication ratio =
+  Communication / makespan, overlap efficiency = Overlapped / Communication (None without
+  communication).
+- `events`: records, and the waits they released.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ge_dialect.sim.kernel_model import KernelTime
+from ge_dialect.sim.profile import DeviceProfile
+from ge_dialect.sim.timeline import Interval, Timeline
+from ge_dialect.sim.timing import Bound, pool_of, pools
+
+COMPUTE_UNITS = ("cube", "vector")
+
+
+def union(spans: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Disjoint, sorted intervals covering `spans`."""
+    merged: list[tuple[float, float]] = []
+    for start, end in sorted(spans):
+        if end <= start:
+            continue
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def length(spans: list[tuple[float, float]]) -> float:
+    return sum(end - start for start, end in spans)
+
+
+def intersection(a: list[tuple[float, float]], b: list[tuple[float, float]]) -> float:
+    """The length of the overlap of two disjoint sorted interval lists."""
+    i = j = 0
+    total = 0.0
+    while i < len(a) and j < len(b):
+        start, end = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+        total += max(0.0, end - start)
+        if a[i][1] < b[j][1]:
+            i += 1
+        else:
+            j += 1
+    return total
+
+
+@dataclass
+class StreamFigures:
+    stream: int
+    busy: float
+    tasks: int
+    launches: int
+    priority: int
+
+
+@dataclass
+class Report:
+    """The figures of one simulated run (see the module docstring)."""
+
+    device: str
+    makespan: float
+    lower_bound: float
+    limited_by: str
+    critical_path: float
+    streams: list[StreamFigures]
+    unit_busy: dict[str, float]
+    utilisation: dict[str, float]
+    computing: float
+    communication: float
+    communication_not_overlapped: float
+    overlapped: float
+    free: float
+    records: int
+    waits: int
+    launches: int
+    extra: dict[str, Any] = field(default_factory=dict)  # figures other issues add
+
+    @property
+    def compute_utilisation(self) -> float:
+        return self.computing / self.makespan if self.makespan else 0.0
+
+    @property
+    def communication_ratio(self) -> float:
+        return self.communication / self.makespan if self.makespan else 0.0
+
+    @property
+    def overlap_efficiency(self) -> float | None:
+        return self.overlapped / self.communication if self.communication else None
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as JSON (keys documented in the README)."""
+        return {
+            "device": self.device,
+            "makespan_us": self.makespan,
+            "lower_bound_us": self.lower_bound,
+            "makespan_over_bound": self.makespan / self.lower_bound if self.lower_bound else None,
+            "limited_by": self.limited_by,
+            "critical_path_us": self.critical_path,
+            "launches": self.launches,
+            "events": {"records": self.records, "waits": self.waits},
+            "streams": [
+                {
+                    "stream": s.stream,
+                    "busy_us": s.busy,
+                    "tasks": s.tasks,
+                    "launches": s.launches,
+                    "priority": s.priority,
+                }
+                for s in self.streams
+            ],
+            "units": {
+                unit: {
+                    "busy_us": self.unit_busy.get(unit, 0.0),
+                    "utilisation": self.utilisation.get(unit, 0.0),
+                }
+                for unit in ("cube", "vector", "comm")
+            },
+            "cluster": {
+                "Computing": self.computing,
+                "Communication": self.communication,
+                "Communication(Not Overlapped)": self.communication_not_overlapped,
+                "Overlapped": self.overlapped,
+                "Free": self.free,
+            },
+            "ratios": {
+                "compute_utilisation": self.compute_utilisation,
+                "communication_ratio": self.communication_ratio,
+                "overlap_efficiency": self.overlap_efficiency,
+            },
+            **self.extra,
+        }
+
+    def text(self) -> str:
+        """The report as the lines ge-run prints."""
+        ratio = self.makespan / self.lower_bound if self.lower_bound else float("nan")
+        lines = [
+            f"makespan {self.makespan:.2f} us, lower bound {self.lower_bound:.2f} us "
+            f"({self.limited_by}), makespan / bound {ratio:.3f}",
+            f"{_count(self.launches, 'launch', 'launches')}, "
+            f"{_count(self.records, 'record')}, {_count(self.waits, 'wait')} on "
+            f"{_count(len(self.streams), 'stream')} of {self.device}",
+        ]
+        for s in self.streams:
+            share = s.busy / self.makespan if self.makespan else 0.0
+            lines.append(
+                f"  stream {s.stream}: busy {s.busy:.2f} us ({share:.0%}), "
+                f"{_count(s.launches, 'launch', 'launches')}, {_count(s.tasks, 'task')}, "
+                f"priority {s.priority}"
+            )
+        units = ", ".join(
+            f"{unit} {self.utilisation.get(unit, 0.0):.1%}" for unit in ("cube", "vector", "comm")
+        )
+        lines.append(f"utilisation: {units}")
+        lines.append(
+            f"Computing {self.computing:.2f} us, Communication {self.communication:.2f} us, "
+            f"Communication(Not Overlapped) {self.communication_not_overlapped:.2f} us, "
+            f"Overlapped {self.overlapped:.2f} us, Free {self.free:.2f} us"
+        )
+        overlap = self.overlap_efficiency
+        lines.append(
+            f"compute utilisation {self.compute_utilisation:.1%}, communication ratio "
+            f"{self.communication_ratio:.1%}, overlap efficiency "
+            f"{'n/a' if overlap is None else f'{overlap:.1%}'}"
+        )
+        return "\n".join(lines)
+
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
+def make_report(
+    timeline: Timeline,
+    bound: Bound,
+    profile: DeviceProfile,
+    times: list[KernelTime | None],
+) -> Report:
+    """The figures of `timeline` (see the module docstring)."""
+    program = timeline.program
+    makespan = timeline.makespan
+    by_stream: dict[int, list[Interval]] = {}
+    for interval in timeline.intervals:
+        by_stream.setdefault(interval.stream, []).append(interval)
+    streams = []
+    for s in sorted(by_stream):
+        work = [i for i in by_stream[s] if i.unit != "event"]
+        priorities = [program.tasks[i.task].priority for i in work]
+        streams.append(
+            StreamFigures(
+                s,
+                length(union((i.start, i.end) for i in work)),
+                len(by_stream[s]),
+                len(work),
+                min(priorities, key=lambda p: (abs(p), p)) if priorities else 0,
+            )
+        )
+    spans: dict[str, list[tuple[float, float]]] = {}
+    core_time: dict[str, float] = {}
+    for interval in timeline.intervals:
+        k = times[interval.task]
+        if k is None:
+            continue
+        spans.setdefault(k.unit, []).append((interval.start, interval.end))
+        core_time[k.unit] = core_time.get(k.unit, 0.0) + interval.core_time
+    capacity = pools(profile)
+    unit_busy = {unit: length(union(s)) for unit, s in spans.items()}
+    utilisation = {
+        unit: min(1.0, t / (capacity[pool_of(unit, profile)] * makespan)) if makespan else 0.0
+        for unit, t in core_time.items()
+    }
+    computing = union(span for unit in COMPUTE_UNITS for span in spans.get(unit, []))
+    communication = union(spans.get("comm", []))
+    overlapped = intersection(computing, communication)
+    busy_all = length(union([*computing, *communication]))
+    records = sum(1 for t in program.tasks if t.kind == "record")
+    waits = sum(1 for t in program.tasks if t.kind == "wait")
+    launches = sum(1 for t in program.tasks if t.kind in ("launch", "copy"))
+    return Report(
+        timeline.device,
+        makespan,
+        bound.value,
+        bound.limited_by,
+        bound.critical_path,
+        streams,
+        unit_busy,
+        utilisation,
+        length(computing),
+        length(communication),
+        length(communication) - overlapped,
+        overlapped,
+        max(0.0, makespan - busy_all),
+        records,
+        waits,
+        launches,
+    )
