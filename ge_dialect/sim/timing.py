@@ -120,8 +120,15 @@ def simulate_time(
         heapq.heappush(heap, (time, seq, kind, kernel, blocks))
         seq += 1
 
-    def advance(s: int) -> None:
-        """Runs stream `s` from its current task up to a kernel or an unrecorded wait."""
+    def advance(first: int) -> None:
+        """Runs stream `first` from its current task up to a kernel or an unrecorded wait,
+        and then every stream a record on the way released (a worklist, not recursion: a
+        chain of events across streams can be as long as the program)."""
+        todo = [first]
+        while todo:
+            _advance(todo.pop(), todo)
+
+    def _advance(s: int, todo: list[int]) -> None:
         queue = queues[s]
         while position[s] < len(queue):
             task = queue[position[s]]
@@ -133,8 +140,7 @@ def simulate_time(
                 position[s] += 1
                 if task.event not in recorded:
                     recorded[task.event] = (end, task.index)
-                    for other in blocked.pop(task.event, []):
-                        advance(other)
+                    todo.extend(reversed(blocked.pop(task.event, [])))
                 continue
             if task.kind == "wait":
                 if task.event not in recorded:
