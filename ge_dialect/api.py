@@ -19,7 +19,7 @@ import contextlib
 import gc
 import os
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from io import StringIO
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +38,7 @@ from ge_dialect.verify import verify_module
 from ge_dialect.weights import ExternalWriter, elide, externalize, has_elided, rebase_external_paths
 
 if TYPE_CHECKING:  # the simulator loads on first use: ge-opt never needs it
+    from ge_dialect.sim.executor import Finding
     from ge_dialect.sim.kernels import Operand
     from ge_dialect.sim.profile import DeviceProfile
     from ge_dialect.sim.program import Program
@@ -223,8 +224,9 @@ def compile(
 class SimResult:
     """What `simulate` computed: the outputs (logical arrays by output name; empty with
     `timing_only`), the inputs it used (by input name), the program as the simulator read
-    it, the order its tasks started in (task indices), the timeline (when each task ran)
-    and the report (makespan, lower bound, streams, units, cluster figures, ratios)."""
+    it, the order its tasks started in (task indices), the timeline (when each task ran),
+    the report (makespan, lower bound, streams, units, cluster figures, ratios) and the race
+    checker's findings (`sim.checker`: empty when the program has no race, or unchecked)."""
 
     outputs: dict[str, np.ndarray]
     inputs: dict[str, np.ndarray]
@@ -232,6 +234,7 @@ class SimResult:
     order: list[int]
     timeline: Timeline
     report: Report
+    findings: list[Finding] = field(default_factory=list)
 
 
 def random_inputs(program: Program, seed: int = 0) -> dict[str, np.ndarray]:
@@ -310,9 +313,13 @@ def simulate(
     timing_only: bool = False,
     function: str | None = None,
     seed: int = 0,
+    check: bool = True,
 ) -> SimResult:
     """Runs an `npu` program on the simulated NPU: its timeline on `profile` and, unless
-    `timing_only`, its numbers (the kernels run in the simulated start order).
+    `timing_only`, its numbers (the kernels run in the simulated start order).  With `check`
+    (also with `timing_only`) the race checker replays the start order: its findings (races:
+    RAW, WAR, WAW not ordered by streams and events) are in `SimResult.findings`; they are
+    not raised (callers decide: ge-run prints them and exits 1).
 
     `program` is a module after `lower-to-device` (its first program, or the one called
     `function`) or what `device_program` read from one.  `profile` is a `DeviceProfile`,
@@ -322,6 +329,7 @@ def simulate(
     program that deadlocks raise a `GeError` (a deadlock: `SimulationError`, with its
     findings).
     """
+    from ge_dialect.sim.checker import check as check_races
     from ge_dialect.sim.executor import run
     from ge_dialect.sim.profile import DeviceProfile, load_profile
     from ge_dialect.sim.report import make_report
@@ -334,8 +342,9 @@ def simulate(
     timeline = simulate_time(read, device, times)
     order = sorted(range(len(read.tasks)), key=lambda i: (timeline.intervals[i].start, i))
     report = make_report(timeline, lower_bound(read, device, times), device, times)
+    findings = check_races(read, order) if check else []
     outputs = {} if timing_only else run(read, values, order)
-    return SimResult(outputs, values, read, order, timeline, report)
+    return SimResult(outputs, values, read, order, timeline, report, findings)
 
 
 def trace(results: SimResult | Sequence[SimResult]) -> dict[str, Any]:

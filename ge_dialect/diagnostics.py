@@ -53,6 +53,7 @@ from xdsl.dialects.builtin import (
     NameLoc,
     RankedStructure,
     StringAttr,
+    UnregisteredOp,
 )
 from xdsl.ir import Attribute, AttributeInvT, Block, Operation, SSAValue, TypeAttribute
 from xdsl.parser import Parser, UnresolvedOperand
@@ -441,11 +442,56 @@ _VERIFIED: weakref.WeakKeyDictionary[Operation, tuple[object, ...]] = weakref.We
 _PASSED: dict[tuple[object, ...], None] = {}
 _PASSED_LIMIT = 4096
 
+# `_PASSED`'s keys hold attributes as numbers: equal attributes get the same number, once per
+# attribute object (`_BY_ID`, which holds the object, so that its id is not reused meanwhile).
+# Hashing an attribute walks all its parameters, and a pass keeps most of its type and
+# property objects (or shares them among ops), so most objects are numbered in an earlier
+# verification or by an op before.  Bounded: emptied, with `_PASSED`, at `_NUMBERED_LIMIT`.
+_NUMBERS: dict[Attribute, int] = {}
+_BY_ID: dict[int, tuple[Attribute, int]] = {}
+_NUMBERED_LIMIT = 1 << 15
+
+
+_OTHER, _GE, _CONSTANT = range(3)
+_KINDS: dict[type[Operation], int] = {}
+"""Per op class (its name and traits are the class's): not a `ge` op, a `ge` op, or a `ge`
+constant (`ConstantLike`), looked up once per class rather than once per op."""
+
 
 def forget_verified() -> None:
     """Forgets which ops passed (benchmarks start each run from an empty memory)."""
     _VERIFIED.clear()
     _PASSED.clear()
+    _NUMBERS.clear()
+    _BY_ID.clear()
+
+
+def _by_content(key: tuple[object, ...]) -> tuple[object, ...]:
+    """`key` with each attribute replaced by its number (equal attributes, equal numbers),
+    each property `(name, value)` by its name and its value's number, other items (None,
+    classes) as they are."""
+    by_id = _BY_ID
+    out: list[object] = []
+    for x in key:
+        found = by_id.get(id(x))
+        if found is not None:
+            out.append(found[1])
+        elif type(x) is tuple:  # a property: (name, value)
+            name, value = x
+            found = by_id.get(id(value))
+            out.append(name)
+            out.append(found[1] if found is not None else _number(value))
+        elif isinstance(x, Attribute):
+            out.append(_number(x))
+        else:
+            out.append(x)
+    return tuple(out)
+
+
+def _number(x: Attribute) -> int:
+    number = _NUMBERS.setdefault(x, len(_NUMBERS))
+    _BY_ID[id(x)] = (x, number)
+    return number
 
 
 def _verifier_inputs(op: Operation) -> tuple[object, ...]:
@@ -467,8 +513,20 @@ def verify_located(module: Operation, fallback: str = "<unknown>") -> None:
     equal types, when its verifier does not read its data), unless it ends its block (the
     terminator rule depends on its position).
     """
+    kinds = _KINDS
     for op in module.walk(reverse=False, region_first=True):
-        memo = op.name.startswith("ge.") and not op.regions and not op.successors
+        kind = kinds.get(type(op))
+        if kind is None:
+            kind = (
+                _OTHER
+                if not op.name.startswith("ge.")
+                else _CONSTANT
+                if op.has_trait(ConstantLike)
+                else _GE
+            )
+            if not isinstance(op, UnregisteredOp):  # (whose name may be the op's own)
+                kinds[type(op)] = kind
+        memo = kind != _OTHER and not op.regions and not op.successors
         shared: tuple[object, ...] | None = None
         if memo:
             key = _verifier_inputs(op)
@@ -476,10 +534,12 @@ def verify_located(module: Operation, fallback: str = "<unknown>") -> None:
             if block is None or block.last_op is not op:
                 if _VERIFIED.get(op) == key:  # items compare by identity first
                     continue
-                if not op.has_trait(ConstantLike):
-                    shared = (type(op), *key)
+                if kind == _GE:
+                    shared = (type(op), *_by_content(key))
                 elif (data_free := getattr(op, "verifier_key_without_data", None)) is not None:
                     shared = data_free()
+                    if shared is not None:
+                        shared = _by_content(shared)
                 if shared is not None and shared in _PASSED:
                     _VERIFIED[op] = key
                     continue
@@ -495,6 +555,10 @@ def verify_located(module: Operation, fallback: str = "<unknown>") -> None:
             if len(_PASSED) >= _PASSED_LIMIT:
                 _PASSED.clear()
             _PASSED[shared] = None
+        if len(_BY_ID) >= _NUMBERED_LIMIT:  # numbers go: so do the keys made of them
+            _PASSED.clear()
+            _NUMBERS.clear()
+            _BY_ID.clear()
 
 
 def check_dominance(module: Operation, fallback: str = "<unknown>") -> None:
@@ -504,14 +568,16 @@ def check_dominance(module: Operation, fallback: str = "<unknown>") -> None:
     are visible to nested regions from their definition on.  Multi-block regions are
     checked per block only (values of other blocks of the region are accepted).
     """
-    visible: set[SSAValue] = set()
+    # the ids of the visible values (an SSA value hashes by its id, with a call to Python's
+    # `SSAValue.__hash__`; the values stay alive meanwhile, so their ids are theirs)
+    visible: set[int] = set()
 
     def walk_block(block: Block) -> None:
-        added: list[SSAValue] = list(block.args)
-        visible.update(block.args)
+        added: list[int] = [id(arg) for arg in block.args]
+        visible.update(added)
         for op in block.ops:
             for i, operand in enumerate(op.operands):
-                if operand not in visible and not _defined_in_sibling_block(operand, block):
+                if id(operand) not in visible and not _defined_in_sibling_block(operand, block):
                     owner = operand.owner
                     where = ""
                     if isinstance(owner, Operation):
@@ -520,8 +586,9 @@ def check_dominance(module: Operation, fallback: str = "<unknown>") -> None:
             for region in op.regions:
                 for inner in region.blocks:
                     walk_block(inner)
-            visible.update(op.results)
-            added.extend(op.results)
+            for result in op.results:
+                visible.add(id(result))
+                added.append(id(result))
         visible.difference_update(added)
 
     def _defined_in_sibling_block(value: SSAValue, block: Block) -> bool:

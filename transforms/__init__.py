@@ -58,6 +58,12 @@ def _lower_to_device() -> type[ModulePass]:
     return LowerToDevicePass
 
 
+def _plan_memory() -> type[ModulePass]:
+    from transforms.plan_memory import PlanMemoryPass
+
+    return PlanMemoryPass
+
+
 PASS_HELP: dict[str, str] = {
     "cse": "Eliminates common subexpressions (xDSL's pass).",
     "dce": "Removes dead code (xDSL's pass).",
@@ -69,6 +75,11 @@ OPTION_HELP: dict[str, dict[str, str]] = {
         "boundary": "keep: function arguments and results keep their layout; nc1hwc0: they "
         "take the layout the cut chooses (a function called in the module keeps its own)",
         "fp32-c0": "the C0 of the fp32 NC1HWC0 and FRACTAL_Z values the pass creates",
+    },
+    "plan-memory": {
+        "alignment": "bytes every buffer's size and offset are rounded to (GE: 512)",
+        "in-place": "let an elementwise launch write into its input's bytes where that input "
+        "dies there and no other stream still reads it",
     },
     "assign-streams": {
         "mode": "labels: ops of one stream.label share a stream, the others run on stream 0; "
@@ -129,4 +140,5 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "to-nc1hwc0": _to_nc1hwc0,
         "assign-streams": _assign_streams,
         "lower-to-device": _lower_to_device,
+        "plan-memory": _plan_memory,
     }

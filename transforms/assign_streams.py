@@ -44,10 +44,12 @@ and the matchings are Hopcroft-Karp's, O(E sqrt(V)) at worst but a few phases on
 graphs (3 to 4 from 1k to 100k ops on `bench/streams.py`'s random DAGs).  No full
 transitive closure, no pairwise test among the producers of a join, no re-sorting of
 streams per merge.  The IR is read once (`_build_graph`, which also lists the ops with
-regions, where more functions may be) and written once (`_rewrite`), and the deadlock check
-reads the block once more.  Its tables per op (dependencies, clocks, waits) are tuples of
-ints, which Python's cyclic GC stops tracking, so a large function's graph does not bring on
-the GC's full collections (the records and waits the pass inserts do count, as any new IR).
+regions, where more functions may be) and written once (`_rewrite`); the deadlock check reads
+the waits chosen (it reads the block once more only when the input has stream ops of its
+own).  Users per op are made only for automatic streams.  Its tables per op (dependencies,
+clocks, waits) are tuples of ints, which Python's cyclic GC stops tracking, so a large
+function's graph does not bring on the GC's full collections (the records and waits the
+pass inserts do count, as any new IR).
 `bench/streams.py` prints the cost per op from 1k to 100k ops, also relative to a plain
 walk of the IR, whose cost per op grows with the heap by itself (caches).
 """
@@ -104,7 +106,6 @@ class _Graph:
     preds: list[tuple[int, ...]]
     exit_preds: list[int]
     has_args: bool
-    succs: list[tuple[int, ...]] = field(default_factory=list)
     labels: list[stream.LabelAttr | None] = field(default_factory=list)
     """The user stream label of each op (`_label`; found from the ops if not given)."""
     label_names: list[str | None] = field(default_factory=list)
@@ -119,29 +120,41 @@ class _Graph:
     """The ops of the block that have regions (where more functions may be), in order."""
     collectives: set[int] = field(default_factory=set)
     """The collectives among the ops."""
+    stream_ops: bool = False
+    """Whether the block has `stream.record` or `stream.wait` ops of its own (before the pass)."""
+
+    _succs: list[tuple[int, ...]] | None = None
+
+    @property
+    def succs(self) -> list[tuple[int, ...]]:
+        """The users of each op (compute ops, in block order), made on first use: only
+        automatic streams need them (a tuple per op; labels mode reads `users`)."""
+        if self._succs is None:
+            succs: list[list[int]] = [[] for _ in self.ops]
+            for v, ps in enumerate(self.preds):
+                for u in ps:
+                    if u != ENTRY:
+                        succs[u].append(v)
+            self._succs = [tuple(targets) for targets in succs]
+        return self._succs
 
     def __post_init__(self) -> None:
-        succs: list[list[int]] = [[] for _ in self.ops]
-        for v, ps in enumerate(self.preds):
-            for u in ps:
-                if u != ENTRY:
-                    succs[u].append(v)
-        self.succs = [tuple(targets) for targets in succs]
         if len(self.labels) != len(self.ops):
             self.labels = [_label(op) for op in self.ops]
         if len(self.label_names) != len(self.ops):
             self.label_names = [None if x is None else x.label.data for x in self.labels]
 
 
-_COMPUTE, _CONST, _WAIT_TENSOR, _RETURN, _COLLECTIVE = range(5)
+_COMPUTE, _CONST, _WAIT_TENSOR, _RETURN, _COLLECTIVE, _STREAM_OP = range(6)
 
 _KINDS: dict[type, int] = {}
 """The kind of each op class met so far (isinstance once per class, not once per op)."""
 
 
 def _kind(op: Operation) -> int:
-    """`_WAIT_TENSOR`, `_CONST`, `_RETURN`, `_COLLECTIVE` (a compute op) or `_COMPUTE`
-    (anything else) for `op`."""
+    """`_WAIT_TENSOR`, `_CONST`, `_RETURN`, `_COLLECTIVE` (a compute op), `_STREAM_OP` (a
+    `stream.record` or `stream.wait` of the input: a compute op) or `_COMPUTE` (anything
+    else) for `op`."""
     kind = _KINDS.get(type(op))
     if kind is None:
         if isinstance(op, stream.WaitTensorOp):
@@ -152,6 +165,8 @@ def _kind(op: Operation) -> int:
             kind = _RETURN
         elif isinstance(op, _COLLECTIVES):
             kind = _COLLECTIVE
+        elif isinstance(op, stream.RecordOp | stream.WaitOp):
+            kind = _STREAM_OP
         else:
             kind = _COMPUTE
         _KINDS[type(op)] = kind
@@ -188,6 +203,7 @@ def _build_graph(block: Block) -> _Graph:
     label_names: list[str | None] = []
     nested: list[Operation] = []
     collectives: set[int] = set()
+    stream_ops = False
     assigned: Operation | None = None
 
     def sources_of(value: SSAValue) -> tuple[int, ...]:
@@ -255,7 +271,12 @@ def _build_graph(block: Block) -> _Graph:
             else:
                 more.extend(found)
         if more is not None:
-            deps = tuple(dict.fromkeys(more))
+            if len(more) != 2:
+                deps = tuple(dict.fromkeys(more))
+            elif more[0] != more[1]:
+                deps = (more[0], more[1])  # (two producers: no dict to drop duplicates)
+            elif deps is None or len(deps) != 1:  # (else both from the first producer:
+                deps = (more[0],)  # its tuple)
         elif deps is None:
             deps = ()
         if kind == _RETURN:
@@ -264,6 +285,8 @@ def _build_graph(block: Block) -> _Graph:
         u = len(ops)
         if kind == _COLLECTIVE:
             collectives.add(u)
+        elif kind == _STREAM_OP:
+            stream_ops = True
         ops.append(op)
         preds.append(deps)
         labels.append(label)
@@ -283,6 +306,7 @@ def _build_graph(block: Block) -> _Graph:
         assigned=assigned,
         nested=nested,
         collectives=collectives,
+        stream_ops=stream_ops,
     )
 
 
@@ -389,11 +413,27 @@ def _remove_ineffective_multi_stream(graph: _Graph, keys: list[tuple]) -> None:
     last_visited: dict[tuple, int] = {}  # stream -> its last op before the current one
     main = ("auto", 0)
     exit_preds = set(graph.exit_preds)
-    for u in range(len(graph.ops)):
-        target = _ineffective_target(graph, keys, u, main, exit_preds)
+    # Of each op, its first user and its users' one stream (`_MIXED` if several), as they
+    # are when the op is visited: its users come after it, so they have their first streams
+    # then.  Two entries per op in two lists, not a tuple of users per op.
+    n = len(graph.ops)
+    first_users: list[int] = [n] * n
+    user_keys: list[tuple | None] = [None] * n
+    for v, ps in enumerate(graph.preds):
+        key = keys[v]
+        for u in ps:
+            if u != ENTRY:
+                found = user_keys[u]
+                if found is None:
+                    first_users[u] = v  # users come in block order: the first one
+                    user_keys[u] = key
+                elif found is not key and found != key:
+                    user_keys[u] = _MIXED
+    for u in range(n):
+        target = _ineffective_target(graph, keys, u, main, exit_preds, user_keys[u])
         if target is not None:
             last_pred = max((p for p in graph.preds[u] if p != ENTRY), default=-1)
-            first_user = min(graph.succs[u], default=len(graph.ops))
+            first_user = first_users[u]
             later = members.get(target, [])
             after = bisect.bisect_right(later, u)
             # something runs on the target stream between them: keep the parallelism
@@ -404,15 +444,24 @@ def _remove_ineffective_multi_stream(graph: _Graph, keys: list[tuple]) -> None:
         last_visited[keys[u]] = u
 
 
+_MIXED = ("mixed",)
+"""The stream of an op's users when they sit on several (no stream key is this object)."""
+
+
 def _ineffective_target(
-    graph: _Graph, keys: list[tuple], u: int, main: tuple, exit_preds: set[int]
+    graph: _Graph,
+    keys: list[tuple],
+    u: int,
+    main: tuple,
+    exit_preds: set[int],
+    users_key: tuple | None,
 ) -> tuple | None:
     """The one stream all producers and users of the unlabelled op `u` sit on, if `u` may
     move there (not its own stream, not a label stream, the comm stream for a collective
-    only), else None."""
+    only), else None.  `users_key` is the stream of `u`'s users (None without users,
+    `_MIXED` when they sit on several)."""
     preds = graph.preds[u]
-    users = graph.succs[u]
-    if graph.labels[u] is not None or not preds or not (users or u in exit_preds):
+    if graph.labels[u] is not None or not preds or not (users_key is not None or u in exit_preds):
         return None  # it needs producers and users, all on one stream
     target = None
     for p in preds:
@@ -421,9 +470,8 @@ def _ineffective_target(
             target = key
         elif key != target:
             return None
-    for v in users:
-        if keys[v] != target:
-            return None
+    if users_key is not None and users_key != target:  # (`_MIXED` differs from any key)
+        return None
     if u in exit_preds and main != target:
         return None
     assert target is not None
@@ -666,6 +714,19 @@ def _rewrite(block: Block, graph: _Graph, ids: list[int], events: _Events) -> No
         op.attributes[stream.ID] = next((i for i in ids_of_users if i is not None), id_attrs[0])
 
 
+def _waits_run_forward(events: _Events, n: int) -> bool:
+    """Whether every wait the pass inserts comes after the record it waits for, which
+    `_check_deadlock_free` asks of the block, read from the decision instead (O(waits),
+    not another walk of the block): `_rewrite` puts the record of op u right after it (of
+    ENTRY at the start of the block) and the waits of op v right before it (of n, the
+    return, before the return), and moves no op, so a wait of v for u comes after u's
+    record exactly when u < v.  Then all edges run forward: no deadlock, unless the input
+    had stream ops of its own (the caller checks the block then)."""
+    return all(max(producers) < v for v, producers in events.waits.items()) and all(
+        v <= n for v in events.waits
+    )
+
+
 class InternalError(Exception):
     """A bug of the pass, never a user's mistake (ge-opt does not turn it into a diagnostic)."""
 
@@ -864,7 +925,8 @@ class AssignStreamsPass(ModulePass):
         ids, streams = _number_streams(graph, keys)
         events = _choose_waits(graph, ids, len(streams) or 1)
         _rewrite(block, graph, ids, events)
-        _check_deadlock_free(block)
+        if graph.stream_ops or not _waits_run_forward(events, len(graph.ops)):
+            _check_deadlock_free(block)
         if self.report:
             record(module, _report(fn, self.mode, graph, streams, events))
         return graph.nested

@@ -32,26 +32,32 @@ from __future__ import annotations
 import abc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, cast
 
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import builtin
-from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Operation, SSAValue
-from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    PatternRewriter,
-    PatternRewriteWalker,
-    RewritePattern,
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    FileLineColLoc,
+    FusedLoc,
+    LocationAttr,
+    NameLoc,
+    NoneAttr,
+    TensorType,
+    UnknownLoc,
 )
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
+from xdsl.traits import IsTerminator, MemoryEffect, NoMemoryEffect, SymbolOpInterface
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from ge_dialect import ge, stream
 from ge_dialect.utils import dtypes
 from transforms.common import (
-    fused_location,
     logical_constant,
     operand_orders,
     refuse_assigned,
@@ -135,15 +141,11 @@ class _Fusion:
         """The logical OIHW weight and the bias as float64, or None unless both are readable
         constants (folding needs them; fusing an activation or a residual does not)."""
         conv = self.conv
-        weight = (
-            self.weight.values
-            if self.weight is not None
-            else _float64(logical_constant(conv.filter))
-        )
+        weight = self.weight.values if self.weight is not None else _float64(_logical(conv.filter))
         if self.bias is not None:
             bias: np.ndarray | None = self.bias.values
         elif conv.bias is not None:
-            bias = _float64(logical_constant(conv.bias))
+            bias = _float64(_logical(conv.bias))
             if bias is None:
                 return None
         else:
@@ -166,7 +168,7 @@ class _Fusion:
                 assert isinstance(operand.type, TensorType)
                 t = operand.type
             else:
-                t = TensorType(conv.output.type.element_type, [conv.output.type.get_shape()[1]])
+                t = _bias_type(conv.output.type)
             rounded = _rounded(values, t, weights=key == "filter")
             if rounded is None:
                 return False
@@ -192,7 +194,7 @@ class _Fusion:
                 continue
             dtype = dtypes.np_dtype(folded.type.element_type)
             const = ge.ConstOp.from_numpy(folded.values.astype(dtype), folded.type)
-            const.location = fused_location([conv, *self.absorbed[: folded.absorbed_before]])
+            const.location = _fused_location([conv, *self.absorbed[: folded.absorbed_before]])
             const.output.name_hint = folded.at.results[0].name_hint
             rewriter.insert(const, InsertPoint.before(folded.at))
             operands[key] = const.output
@@ -210,31 +212,135 @@ class _Fusion:
         label = conv.attributes.get(stream.LABEL)
         if label is not None:
             fused.attributes[stream.LABEL] = label
-        fused.location = fused_location([conv, *self.absorbed])
+        fused.location = _fused_location([conv, *self.absorbed])
         rewriter.replace(last, fused, [fused.output])
         erased = [conv, *self.absorbed[:-1]]
         producers = [v.owner for op in (*erased, last) for v in op.operands]
         for op in reversed(erased):
-            rewriter.erase(op)
+            _erase(op)
         for producer in producers:  # old weights, BN parameters
             if isinstance(producer, Operation):
-                _erase_if_dead(producer, rewriter)
+                _erase_if_dead(producer)
 
 
-def _erase_if_dead(op: Operation, rewriter: PatternRewriter) -> None:
+_BIAS_TYPES: dict[tuple[Attribute, int], TensorType] = {}
+
+
+def _bias_type(out: TensorType) -> TensorType:
+    """The type of a new bias for a conv of result type `out`: C elements of its element
+    type (one object per element type and C: types are immutable values)."""
+    key = (out.element_type, out.get_shape()[1])
+    t = _BIAS_TYPES.get(key)
+    if t is None:
+        t = _BIAS_TYPES[key] = TensorType(key[0], [key[1]])
+    return t
+
+
+def _fused_location(ops: Sequence[Operation]) -> LocationAttr:
+    """`transforms.common.fused_location(ops)`, with fewer attribute comparisons: a
+    location is compared with `==` only to those of the same class whose name or
+    position does not already tell them apart (a comparison of two attributes walks their
+    parameters)."""
+    locations: list[LocationAttr] = []
+    for op in ops:
+        loc = op.location
+        inner: Sequence[LocationAttr] = (loc,)
+        if type(loc) is FusedLoc:  # its parameter is typed `Attribute`: an array of locations
+            inner = cast("ArrayAttr[LocationAttr]", loc.locations).data
+        for x in inner:  # (`type() is`: the builtin locations have no subclasses)
+            if type(x) is not UnknownLoc and not any(_same(x, y) for y in locations):
+                locations.append(x)
+    if not locations:
+        return UnknownLoc()
+    if len(locations) == 1:
+        return locations[0]
+    return FusedLoc(ArrayAttr(locations), NoneAttr())
+
+
+def _same(a: LocationAttr, b: LocationAttr) -> bool:
+    """`a == b`, answered without comparing all parameters where a cheap look tells."""
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return False  # dataclass equality: attributes of different classes differ
+    if isinstance(a, NameLoc) and a.desc.data != cast(NameLoc, b).desc.data:
+        return False
+    if isinstance(a, FileLineColLoc):
+        c = cast(FileLineColLoc, b)
+        if a.line.data != c.line.data or a.column.data != c.column.data:
+            return False
+    return a == b
+
+
+def _erase(op: Operation) -> None:
+    """Erases `op`, whose results have no use, from its block: what `Rewriter.erase_op`
+    does, but for replacing the (no) uses of each result by a new `ErasedSSAValue`, and
+    without a rewriter's listeners (there are none here)."""
+    block = op.parent
+    assert block is not None and all(r.first_use is None for r in op.results)
+    block.detach_op(op)
+    op.drop_all_references()
+
+
+_DEAD_IF_UNUSED: dict[type[Operation], bool] = {}
+"""Per op class: whether an op of it without regions is trivially dead once its results are
+unused, because the class declares no memory effect at all (every `MemoryEffect` trait a
+`NoMemoryEffect`) and is neither a terminator nor a symbol (`would_be_trivially_dead`)."""
+
+
+def _dead(op: Operation) -> bool:
+    """`is_trivially_dead(op)`, from a per-class answer where the class alone decides."""
+    if any(r.first_use is not None for r in op.results):
+        return False
+    cls = type(op)
+    pure = _DEAD_IF_UNUSED.get(cls)
+    if pure is None:
+        effects = op.get_traits_of_type(MemoryEffect)  # type: ignore[type-abstract]
+        pure = _DEAD_IF_UNUSED[cls] = (
+            bool(effects)
+            and all(isinstance(t, NoMemoryEffect) for t in effects)
+            and not op.has_trait(IsTerminator, value_if_unregistered=False)
+            and not op.has_trait(SymbolOpInterface, value_if_unregistered=False)
+        )
+    if pure and not op.regions:
+        return True
+    return is_trivially_dead(op)
+
+
+def _erase_if_dead(op: Operation) -> None:
     """Erases `op` if it is trivially dead (unused and free of side effects), then the
     producers of its operands that this leaves dead, as a greedy rewrite driver does."""
     work = [op]
     while work:
         op = work.pop()
-        if op.parent is None or any(r.uses for r in op.results) or not is_trivially_dead(op):
+        if op.parent is None or not _dead(op):
             continue
         work.extend(v.owner for v in op.operands if isinstance(v.owner, Operation))
-        rewriter.erase(op)
+        _erase(op)
 
 
 _Step = Callable[["_Fusion", Operation], bool]
 """A pattern's `absorb`: takes one more op into a fusion, or returns False."""
+
+
+def _logical(value: SSAValue) -> np.ndarray | None:
+    """`logical_constant(value)`: for a dense constant stored in its logical layout (no
+    encoding, the data of the result's type), its data as is, without the layout
+    conversion's checks (the verifier checked that its shape is the type's)."""
+    const = value.owner
+    if type(const) is ge.ConstOp:
+        data = const.value
+        t = const.output.type
+        if (
+            isinstance(data, DenseIntOrFPElementsAttr)
+            and isinstance(t, TensorType)
+            and isinstance(t.encoding, NoneAttr)
+            and (data.type is t or data.type == t)
+        ):
+            array = ge.dense_to_numpy(data)
+            if array.flags.c_contiguous:  # (a splat is a broadcast view)
+                return array
+    return logical_constant(value)
 
 
 def _float64(array: np.ndarray | None) -> np.ndarray | None:
@@ -315,7 +421,7 @@ class FoldBatchNorm(_FusionPattern):
         if not isinstance(op, ge.BatchNormOp) or not fusion.accepts(op, op.input, False):
             return False
         weights = fusion.weights()
-        params = [logical_constant(v) for v in (op.scale, op.offset, op.mean, op.variance)]
+        params = [_logical(v) for v in (op.scale, op.offset, op.mean, op.variance)]
         if weights is None or any(p is None for p in params):
             return False
         gamma, beta, mean, var = (np.asarray(p, np.float64) for p in params)
@@ -346,7 +452,7 @@ class FoldScale(_FusionPattern):
         for conv_value, other in operand_orders(op):
             if conv_value.type != op.output.type or not fusion.accepts(op, conv_value, False):
                 continue
-            s = _per_channel(logical_constant(other), op.output.type)
+            s = _per_channel(_logical(other), op.output.type)
             weights = None if s is None else fusion.weights()
             if s is None or weights is None:
                 continue
@@ -388,7 +494,7 @@ class FoldShift(_FusionPattern):
                 continue
             if not fusion.accepts(op, conv_value, allow_residual=conv_sign == 1):
                 continue
-            t = _per_channel(logical_constant(other), op.output.type)
+            t = _per_channel(_logical(other), op.output.type)
             weights = None if t is None else fusion.weights()
             if t is None or weights is None:
                 continue
@@ -504,8 +610,8 @@ class FuseIntoConv(RewritePattern):
     trivially dead ops, as xDSL's greedy pattern applier does."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not any(r.uses for r in op.results) and is_trivially_dead(op):
-            _erase_if_dead(op, rewriter)
+        if _dead(op):
+            _erase_if_dead(op)
             return
         steps = _STEPS_BY_TYPE.get(type(op))
         if steps is not None:
@@ -521,5 +627,31 @@ class FusePass(ModulePass):
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         refuse_assigned(op, self.name)
         # One walk in block order: a fusion absorbs its whole chain at once and places the
-        # fused op at the chain's end, so no op before it can match again.
-        PatternRewriteWalker(FuseIntoConv(), apply_recursively=False).rewrite_module(op)
+        # fused op at the chain's end, so no op before it can match again.  What xDSL's
+        # `PatternRewriteWalker(..., apply_recursively=False)` does, without its worklist
+        # and listeners: every op present at the start, in `walk()` order, unless erased
+        # meanwhile (with its parent op, for an op nested in one); new ops are not visited.
+        pattern = FuseIntoConv()
+        rewriter: PatternRewriter | None = None
+        for inner in list(op.body.walk()):
+            if _erased(inner, op):
+                continue
+            if rewriter is None:
+                rewriter = PatternRewriter(inner)
+            rewriter.current_operation = inner
+            rewriter.insertion_point = InsertPoint.before(inner)
+            try:
+                pattern.match_and_rewrite(inner, rewriter)
+            except Exception as err:  # as the walker reports it
+                inner.emit_error(f"Error while applying pattern: {err}", underlying_error=err)
+
+
+def _erased(op: Operation, top: Operation) -> bool:
+    """Whether `op`, nested in `top` when the walk started, has been erased since (or an
+    op it is nested in has)."""
+    while op is not top:
+        parent = op.parent_op()
+        if parent is None:
+            return True
+        op = parent
+    return False

@@ -76,7 +76,7 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import builtin, func
 from xdsl.dialects.builtin import FunctionType, TensorType
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -169,12 +169,25 @@ class MergeSiblingTransData(RewritePattern):
                 return
 
 
+class _TransDataWalker(PatternRewriteWalker):
+    """xDSL's walker, whose worklist starts with the trans_data ops only (in the same order):
+    the patterns match nothing else, so visiting the other ops changed nothing but the time
+    (every op of the module, once more per round after a round that rewrote something)."""
+
+    def _populate_worklist(self, op: Operation | Region | Block) -> None:
+        for sub_op in op.walk(
+            reverse=not self.walk_reverse, region_first=not self.walk_regions_first
+        ):
+            if isinstance(sub_op, ge.TransDataOp):
+                self._worklist.push(sub_op)
+
+
 def _simplify_conversions(module: builtin.ModuleOp) -> None:
     """Cancels inverse trans_data pairs, merges siblings, erases what is left unused."""
     patterns = GreedyRewritePatternApplier(
         [CancelInverseTransData(), MergeSiblingTransData()], dce_enabled=False
     )
-    PatternRewriteWalker(patterns).rewrite_module(module)
+    _TransDataWalker(patterns).rewrite_module(module)
     for fn in module.walk():
         if isinstance(fn, func.FuncOp) and fn.body.blocks:
             _erase_dead_conversions(fn.body.block)
@@ -198,16 +211,25 @@ class _Layout:
     operands: dict[Operation, dict[int, Shape]] = field(default_factory=dict)
     _types: dict[Attribute, TensorType] = field(default_factory=dict)
     _bytes: dict[Attribute, int] = field(default_factory=dict)
+    _by_id: dict[int, tuple[Attribute, TensorType]] = field(default_factory=dict)
+    _bytes_by_id: dict[int, tuple[Attribute, int]] = field(default_factory=dict)
 
     def c0(self, t: TensorType) -> int:
         """The C0 to write into `t`'s encoding (0: the dtype's default)."""
         return self.fp32_c0 if isinstance(t.element_type, builtin.Float32Type) else 0
 
     def nc1hwc0_type(self, t: Attribute) -> TensorType:
-        if t not in self._types:
+        # by identity first: a value's type object is asked for as a result and as an
+        # operand, and hashing a type walks all its parameters
+        known = self._by_id.get(id(t))
+        if known is not None and known[0] is t:
+            return known[1]
+        found = self._types.get(t)
+        if found is None:
             assert isinstance(t, TensorType)
-            self._types[t] = ge.with_format(t, ge.Format.NC1HWC0, self.c0(t))
-        return self._types[t]
+            found = self._types[t] = ge.with_format(t, ge.Format.NC1HWC0, self.c0(t))
+        self._by_id[id(t)] = (t, found)  # holds `t`: its id is not reused meanwhile
+        return found
 
     def fractal_z_type(self, t: Attribute, groups: int) -> TensorType:
         assert isinstance(t, TensorType)
@@ -219,11 +241,15 @@ class _Layout:
         t = value.type
         if _is_constant(value) or not _storable(value):
             return 0
+        known = self._bytes_by_id.get(id(t))  # by identity first, as `nc1hwc0_type`
+        if known is not None and known[0] is t:
+            return known[1]
         if t not in self._bytes:
             assert isinstance(t, TensorType)
             t5 = self.nc1hwc0_type(t)
             elements = math.prod(ge.physical_shape(t)) + math.prod(ge.physical_shape(t5))
             self._bytes[t] = 0 if t5 == t else elements * itemsize(t.element_type)
+        self._bytes_by_id[id(t)] = (t, self._bytes[t])
         return self._bytes[t]
 
     def enters(self, op: Operation) -> bool:
@@ -433,7 +459,9 @@ class _Rewrite:
         for i, shape in layout.operands[op].items():
             t = op.operands[i].type
             assert isinstance(t, TensorType)
-            self.set_operand(op, i, layout.nc1hwc0_type(TensorType(t.element_type, shape)))
+            if tuple(t.get_shape()) != shape:  # (the NC1HWC0 type of `t` is that of its
+                t = TensorType(t.element_type, shape)  # element type and shape only)
+            self.set_operand(op, i, layout.nc1hwc0_type(t))
         for i, operand in enumerate(op.operands):  # the others are read in their original type
             if i not in layout.operands[op] and operand in self.original:
                 self.set_operand(op, i, self.original[operand])
@@ -468,18 +496,30 @@ class ToNC1HWC0Pass(ModulePass):
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         refuse_assigned(op, self.name)
-        if any(isinstance(o, ge.TransDataOp) for o in op.walk()):
+        # one walk for the trans_data, calls and functions (rewriting function bodies adds
+        # neither functions nor calls)
+        has_conversions = False
+        calls: list[func.CallOp] = []
+        functions: list[func.FuncOp] = []
+        for o in op.walk():
+            if isinstance(o, ge.TransDataOp):
+                has_conversions = True
+            elif isinstance(o, func.CallOp):
+                calls.append(o)
+            elif isinstance(o, func.FuncOp):
+                functions.append(o)
+        if has_conversions:
             _simplify_conversions(op)  # the input's own inverse pairs, before the cut
-        called = {c.callee.string_value() for c in op.walk() if isinstance(c, func.CallOp)}
-        for fn in op.walk():
-            if isinstance(fn, func.FuncOp) and len(fn.body.blocks) > 1:
+        called = {c.callee.string_value() for c in calls}
+        for fn in functions:
+            if len(fn.body.blocks) > 1:
                 raise op_error(
                     fn,
                     f"has {len(fn.body.blocks)} blocks: --{self.name} handles function "
                     "bodies of one block only",
                 )
-        for fn in op.walk():
-            if isinstance(fn, func.FuncOp) and fn.body.blocks:
+        for fn in functions:
+            if fn.body.blocks:
                 # A called function keeps its signature, so that its call sites stay valid.
                 boundary: Boundary = "keep" if fn.sym_name.data in called else self.boundary
                 layout = _decide_layout(fn, self.fp32_c0, boundary)

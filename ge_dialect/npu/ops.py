@@ -25,6 +25,7 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     StringAttr,
     TensorType,
+    i8,
     i32,
     i64,
 )
@@ -326,15 +327,22 @@ def _dense_fits(value: DenseIntOrFPElementsAttr, t: Attribute) -> bool:
     )
 
 
+def is_workspace_type(t: MemRefType) -> bool:
+    """Whether `t` is a workspace's type: a flat buffer of bytes (`memref<Nxi8>`)."""
+    return t.get_num_dims() == 1 and t.element_type == i8
+
+
 @irdl_op_definition
 class ViewOp(IRDLOperation):
     """An alias of a buffer's bytes from a byte offset, under another shape (reshape-like ops
     lower to views; after `plan-memory` every activation buffer is a view of the workspace).
 
-    The element type is the source's; the offset is a multiple of the element size and
-    the view lies inside the source.
+    The element type is the source's, or any when the source is a workspace (a flat `i8`
+    buffer of bytes: `plan-memory` places every activation in one); the offset is a
+    multiple of the result's element size and the view lies inside the source.
 
         %v = npu.view %b[0] : memref<1x1x8x8x16xf32> -> memref<128x16xf32>
+        %w = npu.view %ws[4096] : memref<65536xi8> -> memref<1x1x8x8x16xf16>
     """
 
     name = "npu.view"
@@ -358,12 +366,13 @@ class ViewOp(IRDLOperation):
         offset = self.offset.value.data
         if offset < 0:
             raise VerifyException(f"offset must be non-negative, got {offset}")
-        if result.element_type != source.element_type:
+        if result.element_type != source.element_type and not is_workspace_type(source):
             raise VerifyException(
                 f"result has element type {result.element_type}, expected "
-                f"{source.element_type} (the source's)"
+                f"{source.element_type} (the source's; only a workspace, a flat i8 buffer, "
+                "is viewed as other types)"
             )
-        size = itemsize(source.element_type)
+        size = itemsize(result.element_type)
         if offset % size:
             raise VerifyException(
                 f"offset {offset} is not a multiple of the element size ({size} bytes)"

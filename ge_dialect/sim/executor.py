@@ -28,11 +28,13 @@ from ge_dialect import layout
 from ge_dialect.diagnostics import GeError
 from ge_dialect.sim.kernels import run_kernel
 from ge_dialect.sim.program import Buffer, Program, Task
+from ge_dialect.utils import task_order
 
 
 @dataclass(frozen=True)
 class Finding:
-    """Something wrong the simulator found: `kind` is "deadlock" (races come later)."""
+    """Something wrong the simulator found: `kind` is "deadlock" (`start_order`) or "race"
+    (`sim.checker`); `tasks` are the task indices involved."""
 
     kind: str
     message: str
@@ -57,55 +59,24 @@ class Schedule:
 
 def start_order(program: Program) -> Schedule:
     """Tasks in an order the streams and events allow: always the earliest-issued task that
-    may start.  Linear in tasks (times log of streams)."""
-    import heapq
-
-    queues: dict[int, list[Task]] = {}
-    for task in program.tasks:
-        queues.setdefault(task.stream, []).append(task)
-    position = dict.fromkeys(queues, 0)
-    recorded: set[int] = set()
-    blocked_on: dict[int, list[int]] = {}  # event -> streams whose head waits for it
-    ready: list[int] = []  # task indices of stream heads that may start
-    for s, queue in queues.items():
-        head = queue[0]
-        if head.kind == "wait" and head.event not in recorded:
-            blocked_on.setdefault(head.event, []).append(s)
-        else:
-            heapq.heappush(ready, head.index)
-    order: list[int] = []
-    while ready:
-        task = program.tasks[heapq.heappop(ready)]
-        order.append(task.index)
-        if task.kind == "record" and task.event not in recorded:
-            recorded.add(task.event)
-            for s in blocked_on.pop(task.event, []):
-                heapq.heappush(ready, queues[s][position[s]].index)
-        s = task.stream
-        position[s] += 1
-        if position[s] < len(queues[s]):
-            head = queues[s][position[s]]
-            if head.kind == "wait" and head.event not in recorded:
-                blocked_on.setdefault(head.event, []).append(s)
-            else:
-                heapq.heappush(ready, head.index)
-    if len(order) == len(program.tasks):
-        return Schedule(order)
-    return Schedule(order, [_deadlock(program, queues, position)])
+    may start (`ge_dialect.utils.task_order.start_order`).  Linear in tasks."""
+    tasks = program.tasks
+    order, stuck = task_order.start_order(
+        [t.stream for t in tasks], [t.kind for t in tasks], [t.event for t in tasks]
+    )
+    return Schedule(order, [deadlock(program, stuck)] if stuck else [])
 
 
-def _deadlock(program: Program, queues: dict[int, list[Task]], position: dict[int, int]) -> Finding:
-    """Why the streams still holding tasks cannot go on."""
+def deadlock(program: Program, stuck: dict[int, int]) -> Finding:
+    """Why the streams still holding tasks cannot go on (`stuck`: stream -> the task it is
+    blocked at)."""
     records: dict[int, list[Task]] = {}
     for task in program.tasks:
         if task.kind == "record":
             records.setdefault(task.event, []).append(task)
-    blocked = [s for s in sorted(queues) if position[s] < len(queues[s])]
     reasons = []
-    tasks = []
-    for s in blocked:
-        wait = queues[s][position[s]]
-        tasks.append(wait.index)
+    for s, index in sorted(stuck.items()):
+        wait = program.tasks[index]
         pending = records.get(wait.event, [])
         if not pending:
             why = "which no task records"
@@ -113,7 +84,7 @@ def _deadlock(program: Program, queues: dict[int, list[Task]], position: dict[in
             where = ", ".join(f"stream {r.stream}" for r in pending)
             why = f"recorded on {where} only after a task that cannot start"
         reasons.append(f"stream {s} is blocked at the {wait.describe()}: event {wait.event}, {why}")
-    return Finding("deadlock", "deadlock: " + "; ".join(reasons), tuple(tasks))
+    return Finding("deadlock", "deadlock: " + "; ".join(reasons), tuple(sorted(stuck.values())))
 
 
 class Memory:

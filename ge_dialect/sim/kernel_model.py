@@ -24,8 +24,9 @@ L0A/L0B.  A kernel launches one block per core (at most one per tile), each bloc
 - the epilogue on the vector unit: every accumulator converted (and bias, residual,
   activation applied) at the vector width for fp32;
 - HBM traffic (MTE2, the part the time model turns into time with the block's bandwidth
-  share): the input region of the tile (for a conv, the output pixels' input rows and the
-  halo of the window; for a matmul the `mt x K` rows), the weights of the tile's column
+  share): the input region of the tile (for a conv, the input rows and columns its output
+  pixels' windows touch, halo included, gaps of a strided 1x1 skipped; for a matmul the
+  `mt x K` rows), the weights of the tile's column
   once per block when they fit in half of L1 (else once per tile), the output (and the
   residual) once.
 
@@ -118,6 +119,15 @@ class Gemm:
     residual: bool = False
 
 
+def _touched(outputs: float, stride: int, window: int) -> float:
+    """Input rows (or columns) read per output row of a tile of `outputs` rows: the
+    windows overlap (`window >= stride`: the tile's span and its halo), or they skip the
+    rows between them (a strided 1x1 reads only the rows it uses)."""
+    if window >= stride:
+        return ((outputs - 1) * stride + window) / outputs
+    return float(window)
+
+
 def _conv_gemm(task: Task, profile: DeviceProfile) -> Gemm:
     x, w = task.in_types[0], task.in_types[1]
     y = task.out_types[0]
@@ -136,9 +146,7 @@ def _conv_gemm(task: Task, profile: DeviceProfile) -> Gemm:
     # HBM bytes of input per output pixel: its stride's share of the input, the window's
     # halo over the tile's rows (estimated for one output row per 16 pixels or more)
     rows = max(1.0, min(float(ho), f * 16 / max(wo, 1)))
-    halo_h = (rows * sh + max(kh_eff - sh, 0)) / (rows * sh)
-    halo_w = (wo * sw + max(kw_eff - sw, 0)) / (wo * sw)
-    a_row = c1 * c0 * x.dtype.itemsize * sh * sw * halo_h * halo_w
+    a_row = c1 * c0 * x.dtype.itemsize * _touched(rows, sh, kh_eff) * _touched(wo, sw, kw_eff)
     has_bias = bool(attrs.get("has_bias", len(task.in_types) > 2))
     residual = bool(attrs.get("has_residual", False))
     activation = str(attrs.get("activation", "none"))

@@ -104,6 +104,9 @@ class Program:
     inputs: list[int]  # buffer indices of the inputs, in argument order
     outputs: list[int]
     weights: dict[int, Callable[[], np.ndarray]]  # weight buffer -> its physical array
+    memory: dict[str, int] = field(default_factory=dict)
+    """`plan-memory`'s figures (bytes: peak, no_reuse, sequential_bound, stream_bound,
+    buffers); empty when the program was not planned."""
 
     _loaded: dict[int, np.ndarray] = field(default_factory=dict)
 
@@ -290,7 +293,9 @@ def read_program(fn: func.FuncOp) -> Program:
             raise op_error(
                 op, f"the simulator does not run '{op.name}' (an npu program holds npu ops only)"
             )
-    return Program(fn.sym_name.data, buffers, tasks, inputs, outputs, weights)
+    memory = fn.attributes.get("npu.memory")
+    figures = python_value(memory) if isinstance(memory, DictionaryAttr) else {}
+    return Program(fn.sym_name.data, buffers, tasks, inputs, outputs, weights, figures)
 
 
 def find_program(module: Operation, name: str | None = None) -> func.FuncOp:

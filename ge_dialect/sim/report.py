@@ -16,6 +16,10 @@ Definitions (microseconds; a union of intervals counts overlapping time once):
   Communication / makespan, overlap efficiency = Overlapped / Communication (None without
   communication).
 - `events`: records, and the waits they released.
+- `memory`: after `plan-memory`, the workspace's peak against the stream-aware lower bound
+  (the heaviest set of buffers no two of which are ordered), the sequential one (most bytes
+  live at one point of the task list) and the sum without reuse; before it, the sum of the
+  activations' aligned sizes.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from typing import Any
 
 from ge_dialect.sim.kernel_model import KernelTime
 from ge_dialect.sim.profile import DeviceProfile
+from ge_dialect.sim.program import Program
 from ge_dialect.sim.timeline import Interval, Timeline
 from ge_dialect.sim.timing import Bound, pool_of, pools
 
@@ -92,6 +97,7 @@ class Report:
     records: int
     waits: int
     launches: int
+    memory: dict[str, Any] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)  # figures other issues add
 
     @property
@@ -146,6 +152,7 @@ class Report:
                 "communication_ratio": self.communication_ratio,
                 "overlap_efficiency": self.overlap_efficiency,
             },
+            "memory": self.memory,
             **self.extra,
         }
 
@@ -181,7 +188,49 @@ class Report:
             f"{self.communication_ratio:.1%}, overlap efficiency "
             f"{'n/a' if overlap is None else f'{overlap:.1%}'}"
         )
+        lines.append(_memory_line(self.memory))
         return "\n".join(lines)
+
+
+def _mib(n: float) -> str:
+    return f"{n / 2**20:.2f} MiB"
+
+
+def _memory_line(memory: dict[str, Any]) -> str:
+    if not memory.get("planned"):
+        return (
+            f"memory: not planned (run plan-memory); activations without reuse "
+            f"{_mib(memory.get('no_reuse_bytes', 0))}"
+        )
+    peak = memory["peak_bytes"]
+
+    def ratio(key: str) -> str:
+        return f"{peak / memory[key]:.3f}" if memory[key] else "n/a"
+
+    return (
+        f"memory: peak {_mib(peak)}; stream-aware bound {_mib(memory['stream_bound_bytes'])} "
+        f"(peak / bound {ratio('stream_bound_bytes')}), sequential bound "
+        f"{_mib(memory['sequential_bound_bytes'])} (peak / bound "
+        f"{ratio('sequential_bound_bytes')}), no reuse {_mib(memory['no_reuse_bytes'])} "
+        f"(peak / no reuse {ratio('no_reuse_bytes')}); {memory['buffers']} buffers"
+    )
+
+
+def memory_figures(program: Program, profile: DeviceProfile) -> dict[str, Any]:
+    """The memory figures: `plan-memory`'s, or (unplanned) the activations' aligned sizes."""
+    planned = program.memory
+    if planned:
+        return {
+            "planned": True,
+            "peak_bytes": planned["peak"],
+            "stream_bound_bytes": planned["stream_bound"],
+            "sequential_bound_bytes": planned["sequential_bound"],
+            "no_reuse_bytes": planned["no_reuse"],
+            "buffers": planned["buffers"],
+        }
+    align = profile.alignment
+    sizes = [-(-b.nbytes // align) * align for b in program.buffers if b.kind == "alloc"]
+    return {"planned": False, "no_reuse_bytes": sum(sizes), "buffers": len(sizes)}
 
 
 def _count(n: int, one: str, many: str | None = None) -> str:
@@ -251,4 +300,5 @@ def make_report(
         records,
         waits,
         launches,
+        memory_figures(program, profile),
     )

@@ -16,15 +16,18 @@ and runs them as one wave; when the wave ends its cores go to the most urgent ke
 (so two kernels on different streams share the cores, and the tail of one kernel's last
 wave leaves cores to another's first).  A kernel ends with its last wave.
 
-**Time of a block**: `max(compute, hbm_bytes / share) + block_overhead + memory_latency`,
-where `share = min(core_bandwidth, hbm_bandwidth / running blocks)` is its share of HBM
-when its wave starts (the blocks of every running kernel count).  So concurrent kernels
-slow each other down only where they contend for cores or for HBM, and multi-stream pays
-off while cores idle, as GE documents.  The timeline never depends on the numbers.
+**Time of a block**: after `block_overhead + memory_latency`, it computes for `compute`
+while it moves `hbm_bytes` at its share of the bandwidth, and ends when both are done.  The
+share is fluid: the sustained HBM bandwidth split equally among the blocks of every running
+wave (capped by `core_bandwidth`), recomputed whenever a wave starts or ends, so the bytes
+moved at any moment never exceed the sustained bandwidth.  So concurrent kernels slow each
+other down only where they contend for cores or for HBM, and multi-stream pays off while
+cores idle, as GE documents.  The timeline never depends on the numbers.
 
-`lower_bound` is the larger of the critical path (every task at its shortest possible
-duration, along stream order and record -> wait edges) and each pool's work over its cores;
-the simulated makespan is never below it (a property test checks).  Linear in tasks and
+`lower_bound` is the largest of the critical path (every task at its shortest possible
+duration, along stream order and record -> wait edges), each pool's work over its cores,
+and all bytes over the sustained bandwidth; the simulated makespan is never below it (a
+property test checks).  Linear in tasks and
 waves (times the log of the number of ready kernels).
 """
 
@@ -33,7 +36,7 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass, field
 
-from ge_dialect.sim.executor import SimulationError, _deadlock, start_order
+from ge_dialect.sim.executor import SimulationError, deadlock, start_order
 from ge_dialect.sim.kernel_model import KernelTime, kernel_time
 from ge_dialect.sim.profile import DeviceProfile
 from ge_dialect.sim.program import Program, Task
@@ -52,11 +55,41 @@ class _Kernel:
     running: int = 0  # waves running
     start: float = -1.0
     cores: int = 0
-    memory: float = 0.0  # the first wave's HBM time of a block (microseconds), for the trace
+    memory: float = 0.0  # the first wave's time from its overheads to its end (us), for the trace
     core_time: float = 0.0  # blocks x their time (microseconds)
 
     def key(self) -> tuple[int, float, int]:
         return (self.task.priority, self.ready, self.task.index)
+
+
+@dataclass(eq=False)
+class _Wave:
+    """Blocks of one kernel that started together on `blocks` cores at `begin`: after their
+    fixed overheads (until `active`) each computes for `compute` and moves `bytes` at
+    `share` bytes/us, which changes whenever waves start or end (`progress`)."""
+
+    kernel: _Kernel
+    blocks: int
+    begin: float
+    active: float
+    compute: float
+    bytes: float
+    share: float = 0.0
+    moved_until: float = 0.0
+    version: int = 0
+
+    def progress(self, now: float) -> None:
+        """Counts the bytes moved since the last update at the current share."""
+        since = max(self.moved_until, self.active)
+        if now > since and self.share:
+            self.bytes = max(0.0, self.bytes - self.share * (now - since))
+        self.moved_until = max(now, self.moved_until)
+
+    def end(self) -> float:
+        """When the blocks finish at the current share."""
+        since = max(self.moved_until, self.active)
+        memory = since + self.bytes / self.share if self.bytes else since
+        return max(self.active + self.compute, memory)
 
 
 def pools(profile: DeviceProfile) -> dict[str, int]:
@@ -109,16 +142,31 @@ def simulate_time(
     blocked: dict[int, list[int]] = {}  # event -> streams waiting at a wait for it
     intervals: list[Interval | None] = [None] * len(tasks)
     flows: list[Flow] = []
-    heap: list[tuple[float, int, int, _Kernel, int]] = []  # (time, seq, kind, kernel, blocks)
+    # (time, seq, kernel ready | wave end, the kernel or the wave, the wave's version)
+    heap: list[tuple[float, int, int, _Kernel | _Wave, int]] = []
     seq = 0
     waiting: list[tuple[tuple[int, float, int], _Kernel]] = []  # ready kernels, by key
-    running_blocks = 0
+    running: list[_Wave] = []  # waves moving bytes (not comm), sharing the bandwidth
     launch = profile.launch_overhead * US
+    bandwidth = profile.sustained_bandwidth / US  # bytes per microsecond
+    core_bandwidth = profile.core_bandwidth / US
 
-    def push(time: float, kind: int, kernel: _Kernel, blocks: int = 0) -> None:
+    def push(time: float, kind: int, item: _Kernel | _Wave, version: int = 0) -> None:
         nonlocal seq
-        heapq.heappush(heap, (time, seq, kind, kernel, blocks))
+        heapq.heappush(heap, (time, seq, kind, item, version))
         seq += 1
+
+    def rerate(now: float) -> None:
+        """Every running wave's blocks get an equal share of the sustained bandwidth (capped
+        per core) from `now` on; their ends move accordingly."""
+        blocks = sum(w.blocks for w in running)
+        share = min(core_bandwidth, bandwidth / blocks) if blocks else core_bandwidth
+        for wave in running:
+            wave.progress(now)
+            if wave.share != share:
+                wave.share = share
+                wave.version += 1
+                push(wave.end(), 1, wave, wave.version)
 
     def advance(first: int) -> None:
         """Runs stream `first` from its current task up to a kernel or an unrecorded wait,
@@ -159,10 +207,12 @@ def simulate_time(
             push(ready + launch, 0, kernel)
             return
 
-    def dispatch(now: float) -> None:
-        nonlocal running_blocks
+    def dispatch(now: float) -> bool:
+        """Hands free cores to the waiting kernels, most urgent first; whether a wave that
+        moves bytes started."""
         if not waiting:
-            return
+            return False
+        started = False
         waiting.sort(key=lambda item: item[0])
         for _, kernel in list(waiting):
             pool = kernel.pool
@@ -173,31 +223,40 @@ def simulate_time(
             kernel.left -= n
             kernel.running += 1
             k = kernel.time
-            memory = 0.0
-            if k.unit == "comm":
-                block = k.compute
-            else:
-                running_blocks += n
-                share = min(profile.core_bandwidth, profile.sustained_bandwidth / running_blocks)
-                memory = k.hbm_bytes / share
-                block = max(k.compute, memory) + _block_extra(k, profile)
-            if kernel.start < 0:
-                kernel.start, kernel.memory = now, memory * US
             kernel.cores = max(kernel.cores, n)
-            kernel.core_time += n * block * US
-            push(now + block * US, 1, kernel, n)
+            if kernel.start < 0:
+                kernel.start = now
+            if k.unit == "comm":
+                wave = _Wave(kernel, n, now, now, k.compute * US, 0.0)
+                push(wave.end(), 1, wave)
+                continue
+            extra = _block_extra(k, profile) * US
+            wave = _Wave(kernel, n, now, now + extra, k.compute * US, k.hbm_bytes)
+            running.append(wave)
+            started = True
         waiting[:] = [item for item in waiting if item[1].left > 0]
+        return started
 
     for s in sorted(queues):
         advance(s)
     while heap:
-        now, _, kind, kernel, blocks = heapq.heappop(heap)
+        now, _, kind, item, version = heapq.heappop(heap)
+        changed = False
         if kind == 0:  # dispatched: its blocks wait for cores
-            waiting.append((kernel.key(), kernel))
-        else:  # a wave ended
-            free[kernel.pool] += blocks
-            if kernel.time.unit != "comm":
-                running_blocks -= blocks
+            assert isinstance(item, _Kernel)
+            waiting.append((item.key(), item))
+        else:
+            assert isinstance(item, _Wave)
+            if version != item.version:
+                continue  # its end moved: a later entry holds the current one
+            kernel = item.kernel
+            free[kernel.pool] += item.blocks
+            kernel.core_time += item.blocks * (now - item.begin)
+            if kernel.memory == 0.0 and item.bytes:
+                kernel.memory = now - item.active
+            if item in running:
+                running.remove(item)
+                changed = True
             kernel.running -= 1
             if kernel.left == 0 and kernel.running == 0:
                 task = kernel.task
@@ -220,12 +279,13 @@ def simulate_time(
                 advance(task.stream)
         # everything that ends or becomes ready at `now` first, then hand out cores
         if not heap or heap[0][0] > now:
-            dispatch(now)
+            changed = dispatch(now) or changed
+        if changed:
+            rerate(now)
     if any(i is None for i in intervals):
         schedule = start_order(program)
-        findings = schedule.findings or [
-            _deadlock(program, queues, {s: position[s] for s in queues})
-        ]
+        stuck = {s: queues[s][position[s]].index for s in queues if position[s] < len(queues[s])}
+        findings = schedule.findings or [deadlock(program, stuck)]
         raise SimulationError(findings)
     return Timeline(program, [i for i in intervals if i is not None], flows, device=profile.name)
 
@@ -235,7 +295,7 @@ class Bound:
     """The makespan's lower bound and its parts (microseconds)."""
 
     critical_path: float
-    pool_work: dict[str, float] = field(default_factory=dict)  # work / cores, per pool
+    pool_work: dict[str, float] = field(default_factory=dict)  # work / cores per pool; hbm
 
     @property
     def value(self) -> float:
@@ -265,7 +325,13 @@ def lower_bound(
         pool = pool_of(k.unit, profile)
         block = min_block(k, profile)
         waves = -(-k.blocks // capacity[pool])
-        shortest.append(profile.launch_overhead * US + waves * block * US)
+        # its waves one after another, each block at a whole core's bandwidth at best; and
+        # all its bytes at the sustained bandwidth, which all blocks together never exceed
+        fastest = waves * block
+        if k.unit != "comm" and k.hbm_bytes:
+            moved = k.blocks * k.hbm_bytes / profile.sustained_bandwidth
+            fastest = max(fastest, _block_extra(k, profile) + moved)
+        shortest.append(profile.launch_overhead * US + fastest * US)
         work[pool] += k.blocks * block * US
     schedule = start_order(program)
     if schedule.findings:
@@ -283,4 +349,7 @@ def lower_bound(
         if task.kind == "record":
             recorded.setdefault(task.event, finish[index])
     pool_work = {p: w / capacity[p] for p, w in work.items() if w > 0}
+    moved = sum(k.blocks * k.hbm_bytes for k in times if k is not None and k.unit != "comm")
+    if moved:
+        pool_work["hbm"] = moved / profile.sustained_bandwidth * US
     return Bound(max(finish, default=0.0), pool_work)

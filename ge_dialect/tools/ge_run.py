@@ -3,7 +3,7 @@
     ge-run [pass flags | -p pipeline | -O0] [--inputs in.npz] [--outputs out.npz]
            [--input-shape NAME=DIMS] [--check] [--seed N] [--profile p.json]
            [--report text|json] [--trace t.json] [--timeline t.png] [--timing-only]
-           [--compare-unoptimized] input.mlir|model.onnx
+           [--compare-unoptimized] [--no-check] input.mlir|model.onnx
 
 Reads IR or an ONNX model as ge-opt does, compiles it with DESIGN's pipeline and runs the
 device program on the simulated NPU (its numbers and its timeline on the device profile),
@@ -13,15 +13,21 @@ all of it as one JSON object).  `--trace` writes a Chrome/Perfetto trace, `--tim
 PNG; `--timing-only` skips the kernels; `--compare-unoptimized` also times the graph
 lowered without optimisation.
 
-The pipeline is `ge_dialect.api.DEFAULT_PIPELINE` unless pass flags or `-p` say
-otherwise: they replace the optimisation part, and `lower-to-device` is appended unless
-they hold it; `-O0` runs the lowering only; input that already holds an `npu` program runs
-no passes.  `--inputs` is an `.npz` whose keys are the function's argument names (ONNX
-names when imported, `arg0`, ... otherwise); without it inputs are seeded random arrays
-(`--seed`).  `--outputs` writes the outputs (keys: result names), replaced only when the
-whole run succeeds (so are the trace and the timeline).  `--check` also runs the reference
-interpreter on the graph before any pass (and onnxruntime for ONNX input) and prints the
-largest error against each; an output outside DESIGN's tolerance is an error (exit 1).
+The pipeline is `ge_dialect.api.DEFAULT_PIPELINE` unless pass flags or `-p` say otherwise:
+they replace the optimisation part, and `lower-to-device` and `plan-memory` are appended
+unless they hold them; `-O0` runs the lowering and the planning only; input that already
+holds an `npu` program runs no passes.  `--inputs` is an `.npz` whose keys are the
+function's argument names (ONNX names when imported, `arg0`, ... otherwise); without it
+inputs are seeded random arrays (`--seed`).  `--outputs` writes the outputs (keys: result
+names), replaced only when the whole run succeeds (so are the trace and the timeline).
+`--check` also runs the reference interpreter on the graph before any pass (and onnxruntime
+for ONNX input) and prints the largest error against each; an output outside DESIGN's
+tolerance is an error (exit 1).
+
+The race checker (`ge_dialect.sim.checker`) replays every run: each race it finds is one
+`input: error: race: ...` line on stderr after the report (naming both tasks, their streams
+and locations, also in the JSON report's `findings`), and the run exits 1 without writing
+its files; `--no-check` skips it.  A deadlock is an error before anything runs.
 
 Built on ge-opt's driver (`GeOptMain`, itself xDSL's `xDSLOptMain` with hooks), so its
 flags and its error discipline apply: one `error:` line and a non-zero exit for a user's
@@ -49,6 +55,7 @@ from ge_dialect.tools.ge_opt import EXIT_ERROR, EXIT_USAGE, GeOptMain, UsageErro
 from transforms import parse_pipeline
 
 LOWERING = "lower-to-device"
+PLANNING = "plan-memory"
 
 OPT_ONLY = {
     "split_input_file": "--split-input-file",
@@ -70,6 +77,7 @@ class GeRunMain(GeOptMain):
         self.original: ModuleOp | None = None
         self.onnx_model: Any = None
         self.report: list[str] = []
+        self.findings: list[str] = []  # the race checker's, as error lines
         super().__init__(args)
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
@@ -127,6 +135,12 @@ class GeRunMain(GeOptMain):
             help="also run the graph lowered without optimisation (-O0) and print both "
             "makespans and the speed-up",
         )
+        group.add_argument(
+            "--no-check",
+            dest="no_check",
+            action="store_true",
+            help="skip the race checker (races between streams are errors otherwise)",
+        )
 
     # ---- pipeline -------------------------------------------------------------------------
 
@@ -143,18 +157,26 @@ class GeRunMain(GeOptMain):
         if self.args.opt_level == 0:
             if passes:
                 raise UsageError("-O0 runs no optimisation: drop the pass flags or -p")
-            passes = [LOWERING]
+            passes = [LOWERING, PLANNING]
         elif not passes:
             passes = [api.DEFAULT_PIPELINE]
         try:
             self.pipeline = parse_pipeline(
                 ",".join(passes), self.between_passes, self.available_passes
             )
-            if not any(p.name == LOWERING for p in self.pipeline.passes):
-                passes.append(LOWERING)
-                self.pipeline = parse_pipeline(
-                    ",".join(passes), self.between_passes, self.available_passes
-                )
+            names = [p.name for p in self.pipeline.passes]
+            # lowering and planning are appended unless present (lowering before planning)
+            specs = [str(p.pipeline_pass_spec()) for p in self.pipeline.passes]
+            if LOWERING not in names:
+                at = names.index(PLANNING) if PLANNING in names else len(names)
+                specs.insert(at, LOWERING)
+                names.insert(at, LOWERING)
+            if PLANNING not in names:
+                specs.append(PLANNING)
+            passes = specs
+            self.pipeline = parse_pipeline(
+                ",".join(specs), self.between_passes, self.available_passes
+            )
         except ArgSpecParseError as e:
             raise UsageError(str(e).replace("\n", " ")) from None
         except ValueError as e:
@@ -210,7 +232,8 @@ class GeRunMain(GeOptMain):
 
     def output_resulting_program(self, prog: ModuleOp) -> str:
         inputs = self.read_inputs()
-        result = self.simulate(prog, inputs, self.args.timing_only)
+        result = self.simulate(prog, inputs, self.args.timing_only, not self.args.no_check)
+        self.findings += [f"{self.get_input_name()}: error: {f.message}" for f in result.findings]
         outputs = {name: summary(value) for name, value in result.outputs.items()}
         checks = self.check_against(result) if self.args.check else []
         unoptimized = (
@@ -228,6 +251,10 @@ class GeRunMain(GeOptMain):
         report = result.report
         if self.args.report == "json":
             document: dict[str, Any] = {"outputs": outputs, "checks": checks, **report.to_json()}
+            document["findings"] = [
+                {"kind": f.kind, "message": f.message, "tasks": list(f.tasks)}
+                for f in result.findings
+            ]
             if unoptimized is not None:
                 document["unoptimized"] = unoptimized
             return json.dumps(document, indent=2) + "\n"
@@ -244,8 +271,11 @@ class GeRunMain(GeOptMain):
             )
         return "\n".join(lines) + "\n"
 
-    def simulate(self, prog: ModuleOp, inputs: Any, timing_only: bool) -> api.SimResult:
-        """`api.simulate` with the flags; an input error names the file it comes from."""
+    def simulate(
+        self, prog: ModuleOp, inputs: Any, timing_only: bool, check: bool = False
+    ) -> api.SimResult:
+        """`api.simulate` with the flags (the race checker only with `check`); an input
+        error names the file it comes from."""
         try:
             return api.simulate(
                 prog,
@@ -253,6 +283,7 @@ class GeRunMain(GeOptMain):
                 profile=self.args.profile,
                 timing_only=timing_only,
                 seed=self.args.seed,
+                check=check,
             )
         except GeError as e:
             if not str(e).startswith("error:"):
@@ -325,6 +356,9 @@ class GeRunMain(GeOptMain):
         finally:
             for line in self.report:  # the comparison that failed, for the user to see
                 print(line, file=sys.stderr)
+        for line in self.findings:  # races: after the report, and the run fails
+            print(line, file=sys.stderr)
+            self.failed = True
         if self.failed:
             return
         for path, what, data in self.pending:

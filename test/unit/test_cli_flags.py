@@ -472,6 +472,13 @@ def test_lower_to_device_flag(capsys, tmp_path):
     one_line_usage_error(run(capsys, tmp_path, ["--lower-to-device=nope=1"], CONV_RELU), "")
 
 
+@exercises("--plan-memory")
+def test_plan_memory_flag(capsys, tmp_path):
+    r = run(capsys, tmp_path, ["--lower-to-device", "--plan-memory"], CONV_RELU)
+    assert r.code == 0 and "npu.memory = {peak = " in r.out and "npu.view %workspace[" in r.out
+    one_line_usage_error(run(capsys, tmp_path, ["--plan-memory=alignment=3"], CONV_RELU), "")
+
+
 # ---- hidden flags and pipeline edge cases ---------------------------------------------------
 
 

@@ -113,14 +113,16 @@ def test_pipeline_rules(capsys, tmp_path, monkeypatch):
 
     monkeypatch.setattr(ge_run.GeRunMain, "setup_pipeline", spy)
     src = write(tmp_path, "relu.mlir", RELU)
-    for args in ([], ["-O0"], ["--fuse"], ["-p", "cse,lower-to-device"], ["-O1"]):
+    for args in ([], ["-O0"], ["--fuse"], ["-p", "cse,lower-to-device"], ["-O1"],
+                 ["-p", "fuse,plan-memory"]):
         assert run(capsys, [src, *args])[0] == 0
     assert seen == [
-        "canonicalize,cse,fuse,to-nc1hwc0,assign-streams,lower-to-device",
-        "lower-to-device",
-        "fuse,lower-to-device",
-        "cse,lower-to-device",
-        "canonicalize,cse,fuse,to-nc1hwc0,assign-streams,lower-to-device",
+        "canonicalize,cse,fuse,to-nc1hwc0,assign-streams,lower-to-device,plan-memory",
+        "lower-to-device,plan-memory",
+        "fuse,lower-to-device,plan-memory",
+        "cse,lower-to-device,plan-memory",
+        "canonicalize,cse,fuse,to-nc1hwc0,assign-streams,lower-to-device,plan-memory",
+        "fuse,lower-to-device,plan-memory",
     ]
 
 

@@ -1,8 +1,8 @@
 """The simulated NPU's numbers against the reference interpreter, and its start order.
 
 - Every prefix of the default pipeline (`canonicalize, cse, fuse, to-nc1hwc0,
-  assign-streams`, and auto-mode streams), followed by `lower-to-device`, simulates to the
-  reference interpreter's numbers on the graph before any pass: on both examples, on the
+  assign-streams`, and auto-mode streams), followed by `lower-to-device` (and by
+  `plan-memory`, which must change no bit), simulates to the reference interpreter's numbers on the graph before any pass: on both examples, on the
   random graphs of the layout tests (`random_graphs.cases`: 17/24/... channels, grouped and
   depthwise convs, unaligned concats, broadcasts, fp16 and fp32) and on directed graphs.
   The simulator computes on the stored arrays with its own kernels (im2col); the reference
@@ -39,18 +39,23 @@ PREFIXES = [
 ]
 
 
-def lowered(module, prefix: str):
+def lowered(module, prefix: str, plan: bool = False):
     m = module.clone()
-    api.compile(m, f"{prefix},lower-to-device" if prefix else "lower-to-device")
+    tail = "lower-to-device,plan-memory" if plan else "lower-to-device"
+    api.compile(m, f"{prefix},{tail}" if prefix else tail)
     return m
 
 
 def check_prefixes(module, inputs: dict[str, np.ndarray], prefixes=PREFIXES) -> None:
+    """Every prefix, lowered, with and without memory planning: the reference's numbers
+    (and planning changes no bit)."""
     ref = api.reference(module, inputs)
     for prefix in prefixes:
-        result = api.simulate(lowered(module, prefix), inputs)
-        assert result.outputs.keys() == ref.keys()
-        for name, value in result.outputs.items():
+        unplanned = api.simulate(lowered(module, prefix), inputs).outputs
+        planned = api.simulate(lowered(module, prefix, plan=True), inputs).outputs
+        assert unplanned.keys() == planned.keys() == ref.keys()
+        for name, value in unplanned.items():
+            np.testing.assert_array_equal(planned[name], value, err_msg=f"planned, '{prefix}'")
             try:
                 assert_close(value, ref[name], ref[name].dtype)
             except AssertionError as e:

@@ -165,10 +165,16 @@ def test_report_keys(tmp_path):
     m = api.load(f"{ROOT}/examples/torchair_multistream.mlir")
     api.compile(m, "assign-streams,lower-to-device")
     document = api.simulate(m).report.to_json()
+    planned = m.clone()
+    api.compile(planned, "plan-memory")
+    memory = api.simulate(planned).report.to_json()["memory"]
+    assert memory["planned"] and memory["peak_bytes"] == 0
     assert set(document) == {
         "device", "makespan_us", "lower_bound_us", "makespan_over_bound", "limited_by",
         "critical_path_us", "launches", "events", "streams", "units", "cluster", "ratios",
+        "memory",
     }
+    assert document["memory"] == {"planned": False, "no_reuse_bytes": 0, "buffers": 0}
     assert document["events"] == {"records": 3, "waits": 3}
     assert [s["stream"] for s in document["streams"]] == [0, 1, 2]
     assert set(document["cluster"]) == {

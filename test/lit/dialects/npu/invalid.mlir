@@ -163,11 +163,22 @@ func.func @view_out_of_bounds() attributes {npu.program} {
 
 // -----
 
-// ... with the source's element type.
+// ... with the source's element type (any type only in a workspace, a flat i8 buffer) ...
 func.func @view_element_type() attributes {npu.program} {
   %b = npu.alloc : memref<8xf32>
-  // CHECK-NEXT: invalid.mlir:[[# @LINE + 1]]:3: error: 'npu.view' op result has element type f16, expected f32 (the source's){{$}}
+  // CHECK-NEXT: invalid.mlir:[[# @LINE + 1]]:3: error: 'npu.view' op result has element type f16, expected f32 (the source's; only a workspace, a flat i8 buffer, is viewed as other types){{$}}
   %v = npu.view %b[0] : memref<8xf32> -> memref<16xf16>
+  func.return
+}
+
+// -----
+
+// ... at an offset aligned to the result's element size.
+func.func @view_workspace_alignment() attributes {npu.program} {
+  %ws = npu.alloc : memref<64xi8>
+  %ok = npu.view %ws[4] : memref<64xi8> -> memref<2x2xf32>
+  // CHECK-NEXT: invalid.mlir:[[# @LINE + 1]]:3: error: 'npu.view' op offset 2 is not a multiple of the element size (4 bytes){{$}}
+  %v = npu.view %ws[2] : memref<64xi8> -> memref<4xf32>
   func.return
 }
 

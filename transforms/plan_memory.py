@@ -1,0 +1,323 @@
+"""--plan-memory: every activation buffer of an `npu` program into one workspace, reusing
+bytes where the streams and events allow it.
+
+**Lifetimes.**  The tasks' happens-before is stream order plus record -> wait
+(`ge_dialect.utils.task_order`: vector clocks over a start order).  A buffer (an
+`npu.alloc`, with the views of it) is accessed by the tasks that read or write it; buffer A
+may give its bytes to buffer B only if every task that accesses A happens before the task
+that first writes B.  Two buffers neither of which may follow the other *conflict* and get
+disjoint bytes.  The pass never adds events: a buffer a later stream may still read is not
+reused before an event says it has been.
+
+**In place.**  An elementwise launch (activations, add/sub/mul, batch_norm, cast to a type
+of the same size) writes its output into its input's bytes when the input is an
+allocation of the same type, this launch is its last access, and every other access of
+it happens before this launch (so no other stream still reads it).
+
+**Offsets.**  Sizes are physical and rounded up to `alignment` (512 bytes, as GE).
+`ge_dialect.utils.offsets.assign_offsets` places the buffers given their conflicts.  Weights
+stay `npu.weight` (read-only, outside the workspace); graph inputs and outputs stay the
+program's arguments.
+
+**Result.**  `%ws = npu.alloc : memref<Nxi8>` first in the body, every allocation replaced
+by `npu.view %ws[offset]` of its type (views of it keep viewing it), and the figures as the
+function attribute `npu.memory = {peak, no_reuse, sequential_bound, stream_bound, buffers}`
+(bytes): the workspace size; the sum of the allocations' aligned sizes (no reuse, no in
+place); the most aligned bytes live at one point of the task list (`max_live`, as XLA's
+heap simulator); the heaviest set of buffers no two of which are ordered
+(`max_weight_antichain` of the lifetime order, exact by min-flow), which no plan can beat.
+The bounds count the buffers after in-place merging (a launch's input and the output it
+overwrites are one buffer).
+
+Before:
+
+    %a = npu.alloc : memref<1x1x8x8x16xf16>
+    npu.launch "relu"(%x) -> (%a) stream 0 ...
+    %b = npu.alloc : memref<1x1x8x8x16xf16>
+    npu.launch "sigmoid"(%a) -> (%b) stream 0 ...
+
+After:
+
+    %ws = npu.alloc : memref<4096xi8>
+    %a = npu.view %ws[0] : memref<4096xi8> -> memref<1x1x8x8x16xf16>
+    npu.launch "relu"(%x) -> (%a) stream 0 ...
+    %b = npu.view %ws[0] : memref<4096xi8> -> memref<1x1x8x8x16xf16>   (in place)
+    npu.launch "sigmoid"(%a) -> (%b) stream 0 ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects import builtin, func
+from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, MemRefType, i8, i64
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from ge_dialect import npu
+from ge_dialect.diagnostics import OptionError, op_error
+from ge_dialect.utils.antichain import max_weight_antichain
+from ge_dialect.utils.offsets import assign_offsets, max_live
+from ge_dialect.utils.task_order import start_order, vector_clocks
+
+IN_PLACE_KERNELS = frozenset(
+    (
+        "relu",
+        "relu6",
+        "sigmoid",
+        "silu",
+        "leaky_relu",
+        "clip",
+        "identity",
+        "add",
+        "sub",
+        "mul",
+        "batch_norm",
+        "cast",
+    )
+)
+"""Kernels that read each input element once, at the position they write: their output may
+take an input's bytes."""
+
+MEMORY = "npu.memory"
+
+
+def _buffer_bytes(alloc: npu.AllocOp) -> int:
+    t = alloc.results[0].type
+    assert isinstance(t, MemRefType)
+    return npu.byte_size(t)
+
+
+def _task_table(
+    ops: list[Operation],
+) -> tuple[list[Operation], list[int], list[str], list[int]]:
+    """The tasks among `ops` (issue order) and their streams, kinds and events."""
+    tasks: list[Operation] = []
+    streams: list[int] = []
+    kinds: list[str] = []
+    events: list[int] = []
+    for op in ops:
+        if isinstance(op, npu.RecordOp | npu.WaitOp):
+            kinds.append("record" if isinstance(op, npu.RecordOp) else "wait")
+            events.append(op.event.value.data)
+            streams.append(op.stream.value.data)
+        elif isinstance(op, npu.LaunchOp | npu.CopyOp):
+            kinds.append("task")
+            events.append(-1)
+            streams.append(op.stream.value.data)
+        else:
+            continue
+        tasks.append(op)
+    return tasks, streams, kinds, events
+
+
+def _aligned(size: int, alignment: int) -> int:
+    return -(-size // alignment) * alignment
+
+
+@dataclass
+class _Slot:
+    """Allocations that share bytes (one, or several merged in place)."""
+
+    allocs: list[npu.AllocOp]
+    size: int
+    accesses: list[int] = field(default_factory=list)  # task indices
+    writes: list[int] = field(default_factory=list)
+
+
+class _Planner:
+    def __init__(self, fn: func.FuncOp, alignment: int, in_place: bool):
+        self.fn = fn
+        self.alignment = alignment
+        self.in_place = in_place
+
+    def run(self) -> None:
+        fn = self.fn
+        ops = list(fn.body.block.ops)
+        tasks, streams, kinds, events = _task_table(ops)
+        order, stuck = start_order(streams, kinds, events)
+        if stuck:
+            wait = tasks[min(stuck.values())]
+            raise op_error(
+                wait, "--plan-memory: the program deadlocks here (this wait can never go on)"
+            )
+        lanes, clocks = vector_clocks(order, streams, kinds, events)
+        lane = {s: k for k, s in enumerate(lanes)}
+        position = {t: p for p, t in enumerate(order)}
+
+        # the allocation each buffer value lives in (through views)
+        root: dict[SSAValue, npu.AllocOp] = {}
+        allocs = [op for op in ops if isinstance(op, npu.AllocOp)]
+        for op in ops:
+            if isinstance(op, npu.AllocOp):
+                root[op.results[0]] = op
+            elif isinstance(op, npu.ViewOp) and op.source in root:
+                root[op.results[0]] = root[op.source]
+        slot_of: dict[npu.AllocOp, _Slot] = {
+            alloc: _Slot([alloc], _aligned(_buffer_bytes(alloc), self.alignment))
+            for alloc in allocs
+        }
+
+        def accesses(op: Operation) -> list[tuple[SSAValue, bool]]:
+            if isinstance(op, npu.LaunchOp):
+                return [(v, False) for v in op.inputs] + [(v, True) for v in op.outputs]
+            if isinstance(op, npu.CopyOp):
+                return [(op.source, False), (op.dest, True)]
+            return []
+
+        def happens_before(a: int, b: int) -> bool:
+            k = lane[streams[a]]
+            return a != b and clocks[a][k] <= clocks[b][k]
+
+        # accesses per allocation, in start order
+        for task in order:
+            for value, write in accesses(tasks[task]):
+                owner = root.get(value)
+                if owner is not None:
+                    slot = slot_of[owner]
+                    slot.accesses.append(task)
+                    if write:
+                        slot.writes.append(task)
+        if self.in_place:
+            self._merge_in_place(tasks, order, position, slot_of, happens_before)
+
+        slots: list[_Slot] = []
+        for alloc in allocs:
+            slot = slot_of[alloc]
+            if slot.allocs[0] is alloc:
+                slots.append(slot)
+        n = len(slots)
+        sizes = [s.size for s in slots]
+        # frontier: per lane, the last access of the slot; writer: its first write's clock
+        # with its own lane one back (a buffer may follow another only strictly after it)
+        frontier = np.zeros((n, len(lanes)), dtype=np.int64)
+        writer = np.full((n, len(lanes)), -1, dtype=np.int64)
+        first = [0] * n
+        last = [0] * n
+        for i, slot in enumerate(slots):
+            for task in slot.accesses:
+                k = lane[streams[task]]
+                frontier[i, k] = max(frontier[i, k], clocks[task][k])
+            if slot.writes:
+                w = min(slot.writes, key=position.__getitem__)
+                writer[i] = clocks[w]
+                writer[i, lane[streams[w]]] -= 1
+            if slot.accesses:
+                first[i] = min(slot.accesses)
+                last[i] = max(slot.accesses) + 1
+        ordered = self._ordered(frontier, writer)
+        conflicts = [
+            [int(j) for j in np.flatnonzero(~(ordered[i] | ordered[:, i]))] for i in range(n)
+        ]
+        for i in range(n):
+            conflicts[i] = [j for j in conflicts[i] if j != i]
+        edges = [(int(a), int(b)) for a, b in zip(*np.nonzero(ordered), strict=True)]
+        stream_bound, _ = max_weight_antichain(sizes, edges)
+        placement = assign_offsets(sizes, conflicts, self.alignment, lower_bound=stream_bound)
+        sequential = max_live(sizes, list(zip(first, last, strict=True)), self.alignment)
+        no_reuse = sum(_aligned(_buffer_bytes(a), self.alignment) for a in allocs)
+        self._rewrite(slots, placement.offsets, placement.peak)
+        fn.attributes[MEMORY] = DictionaryAttr(
+            {
+                "peak": IntegerAttr(placement.peak, i64),
+                "no_reuse": IntegerAttr(no_reuse, i64),
+                "sequential_bound": IntegerAttr(sequential, i64),
+                "stream_bound": IntegerAttr(stream_bound, i64),
+                "buffers": IntegerAttr(sum(len(s.allocs) for s in slots), i64),
+            }
+        )
+
+    @staticmethod
+    def _ordered(frontier: np.ndarray, writer: np.ndarray) -> np.ndarray:
+        """ordered[a, b]: every access of slot a happens before slot b's first write (in
+        row blocks, so that memory stays linear in slots times a block)."""
+        n = frontier.shape[0]
+        out = np.zeros((n, n), dtype=bool)
+        step = max(1, 4_000_000 // max(1, n * max(1, frontier.shape[1])))
+        for start in range(0, n, step):
+            block = frontier[start : start + step, None, :] <= writer[None, :, :]
+            out[start : start + step] = block.all(axis=2)
+        np.fill_diagonal(out, False)
+        return out
+
+    def _merge_in_place(
+        self,
+        tasks: list[Operation],
+        order: list[int],
+        position: dict[int, int],
+        slot_of: dict[npu.AllocOp, _Slot],
+        happens_before: Callable[[int, int], bool],
+    ) -> None:
+        """Lets an elementwise launch write into its input's slot (see the module docstring)."""
+        for t in order:
+            op = tasks[t]
+            if not isinstance(op, npu.LaunchOp) or op.kernel.data not in IN_PLACE_KERNELS:
+                continue
+            if len(op.outputs) != 1 or not isinstance(op.outputs[0].owner, npu.AllocOp):
+                continue
+            out_alloc = op.outputs[0].owner
+            out_slot = slot_of[out_alloc]
+            if len(out_slot.allocs) != 1 or out_slot.writes[:1] != [t]:
+                continue
+            for value in op.inputs:
+                if (
+                    not isinstance(value.owner, npu.AllocOp)
+                    or value.type != out_alloc.results[0].type
+                ):
+                    continue
+                slot = slot_of[value.owner]
+                if slot is out_slot or slot.size != out_slot.size:
+                    continue
+                if max(slot.accesses, key=position.__getitem__) != t:
+                    continue  # read again after this launch
+                if not all(a == t or happens_before(a, t) for a in slot.accesses):
+                    continue  # another stream may still read it
+                slot.allocs.append(out_alloc)
+                slot.accesses.extend(out_slot.accesses)
+                slot.writes.extend(out_slot.writes)
+                slot.accesses.sort(key=position.__getitem__)
+                slot.writes.sort(key=position.__getitem__)
+                slot_of[out_alloc] = slot
+                break
+
+    def _rewrite(self, slots: list[_Slot], offsets: list[int], peak: int) -> None:
+        block = self.fn.body.block
+        if not slots:
+            return
+        workspace = npu.AllocOp(MemRefType(i8, [max(peak, 1)]))
+        workspace.results[0].name_hint = "workspace"
+        block.insert_op_before(workspace, block.first_op)  # type: ignore[arg-type]
+        for slot, offset in zip(slots, offsets, strict=True):
+            for alloc in slot.allocs:
+                t = alloc.results[0].type
+                assert isinstance(t, MemRefType)
+                view = npu.ViewOp(workspace.results[0], offset, t)
+                view.results[0].name_hint = alloc.results[0].name_hint
+                view.location = alloc.location
+                block.insert_op_before(view, alloc)
+                alloc.results[0].replace_all_uses_with(view.results[0])
+                block.erase_op(alloc)
+
+
+@dataclass(frozen=True)
+class PlanMemoryPass(ModulePass):
+    """Plans an npu program's activation buffers into one workspace (stream-aware reuse)."""
+
+    name = "plan-memory"
+
+    alignment: int = 512
+    in_place: bool = True
+
+    def __post_init__(self) -> None:
+        if self.alignment < 1 or self.alignment & (self.alignment - 1):
+            raise OptionError(
+                f"plan-memory: alignment must be a power of two, got {self.alignment}"
+            )
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        for fn in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
+            if npu.PROGRAM in fn.attributes and MEMORY not in fn.attributes:
+                _Planner(fn, self.alignment, self.in_place).run()
