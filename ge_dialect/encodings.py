@@ -301,6 +301,13 @@ def padding_mask(t: TensorType) -> np.ndarray:
     return mask
 
 
+@functools.lru_cache(maxsize=1024)
+def has_padding_lanes(t: TensorType) -> bool:
+    """Whether `t`'s physical array has lanes that hold no logical element (`padding_mask`
+    is not all False): a 16x16x3x3 FRACTAL_Z weight has none, a 17-channel NC1HWC0 has."""
+    return bool(padding_mask(t).any())
+
+
 def verify_tensor_type(t: Attribute, what: str, encoding: type[FormatEncoding]) -> TensorType:
     """Checks a tensor type whose storage format is an encoding of class `encoding`: ranked,
     static, a supported element type, and a format that fits it; returns it as TensorType."""

@@ -9,6 +9,8 @@ its op.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
@@ -46,6 +48,18 @@ def _programs(op: Operation) -> list[func.FuncOp]:
     return found
 
 
+def _functions(op: Operation) -> Iterator[func.FuncOp]:
+    """The functions in `op` (itself included), without walking through function bodies
+    (a function holds no function): one pass over the module's top level."""
+    if isinstance(op, func.FuncOp):
+        yield op
+        return
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.ops:
+                yield from _functions(inner)
+
+
 def check_function_bodies(module: Operation, fallback: str = "<unknown>") -> None:
     """MLIR's rules for function bodies that xDSL 0.75 does not check.
 
@@ -53,9 +67,7 @@ def check_function_bodies(module: Operation, fallback: str = "<unknown>") -> Non
     least a terminator"), and a function without a body is a declaration, which must not be
     public (xDSL parses `func.func @f() {}` as one, and would print text mlir-opt rejects).
     """
-    for op in module.walk():
-        if not isinstance(op, func.FuncOp):
-            continue
+    for op in _functions(module):
         if not op.body.blocks:
             visibility = op.sym_visibility
             if visibility is None or visibility.data == "public":

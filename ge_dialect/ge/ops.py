@@ -90,6 +90,7 @@ from ge_dialect.ge.data import read_physical
 from ge_dialect.ge.types import (
     dense_from_numpy,
     dense_to_numpy,
+    has_padding_lanes,
     padding_mask,
     physical_shape,
     tensor_format,
@@ -220,7 +221,7 @@ class ConstOp(IRDLOperation):
                     f"value has shape {shape_str(value.get_shape())}, expected the physical "
                     f"shape {shape_str(expected)} of {t}"
                 )
-            if tensor_format(t) in C0_FORMATS:
+            if tensor_format(t) in C0_FORMATS and has_padding_lanes(t):
                 physical = dense_to_numpy(value)
                 if np.any(physical[padding_mask(t)]):  # NaN counts as nonzero
                     raise VerifyException(

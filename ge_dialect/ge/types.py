@@ -18,6 +18,7 @@ from ge_dialect import encodings
 from ge_dialect.encodings import (
     dense_from_numpy,
     dense_to_numpy,
+    has_padding_lanes,
     padding_mask,
     physical_shape,
     tensor_c0,
@@ -50,6 +51,7 @@ def layout_str(t: TensorType) -> str:
 __all__ = [
     "dense_from_numpy",
     "dense_to_numpy",
+    "has_padding_lanes",
     "layout_str",
     "padding_mask",
     "physical_shape",
