@@ -130,8 +130,29 @@ def parse_pipeline(
     return PassPipeline(tuple(built), callback)
 
 
+_PLUGIN_PASSES: dict[str, type[ModulePass]] = {}
+
+
+def register_pass(pass_cls: type[ModulePass]) -> type[ModulePass]:
+    """Registers a pass defined outside this package (a pattern pass, a plugin's pass) under
+    its `name`, so that `get_all_passes()`, ge-opt's flags and `-p` know it; returns it
+    (usable as a class decorator).  A name of a built-in pass is refused (ValueError)."""
+    if pass_cls.name in _builtin_passes():
+        raise ValueError(f"'{pass_cls.name}' is the name of a built-in pass")
+    _PLUGIN_PASSES[pass_cls.name] = pass_cls
+    return pass_cls
+
+
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
-    """Pass name -> factory of its class, for every pass ge-opt can run."""
+    """Pass name -> factory of its class, for every pass ge-opt can run (the built-in ones,
+    then those `register_pass` added, in registration order)."""
+    passes = _builtin_passes()
+    for name, cls in _PLUGIN_PASSES.items():
+        passes[name] = lambda cls=cls: cls  # type: ignore[misc]
+    return passes
+
+
+def _builtin_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {
         "canonicalize": _canonicalize,
         "cse": _cse,
