@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import builtin, func
@@ -66,6 +67,7 @@ from xdsl.passes import ModulePass
 from ge_dialect import cost, ge, npu, stream
 from ge_dialect.diagnostics import op_error
 from ge_dialect.interpreter import io_names
+from transforms import statistics
 
 VIEW_OPS = (ge.ReshapeOp, ge.FlattenOp, ge.IdentityOp, stream.WaitTensorOp)
 """Ops whose result is its input's bytes under another shape, when both use the default layout."""
@@ -81,6 +83,19 @@ def buffer_type(t: Attribute) -> MemRefType:
     """The buffer of a value of tensor type `t`: its physical shape and element type."""
     assert isinstance(t, TensorType)
     return npu.buffer_type(t)
+
+
+def _check_types(op: Operation, types: list[Attribute], what: str) -> None:
+    """Every value the lowering gives a buffer is a tensor in a storage format it knows."""
+    for i, t in enumerate(types):
+        if not isinstance(t, TensorType):
+            raise op_error(op, f"--lower-to-device: {what} #{i} has type {t}, not a tensor")
+        if not isinstance(t.encoding, NoneAttr | ge.FormatAttr):
+            raise op_error(
+                op,
+                f"--lower-to-device: {what} #{i} has type {t}, whose encoding is not a storage "
+                "format (#ge.format)",
+            )
 
 
 def _is_default_layout(t: Attribute) -> bool:
@@ -145,6 +160,8 @@ class _Lowering:
         assert isinstance(ret, func.ReturnOp)
         in_types = list(fn.function_type.inputs.data)
         out_types = list(fn.function_type.outputs.data)
+        _check_types(fn, in_types, "argument")
+        _check_types(fn, out_types, "result")
         in_names, out_names = io_names(fn)
 
         block = Block(arg_types=[buffer_type(t) for t in [*in_types, *out_types]])
@@ -232,6 +249,8 @@ class _Lowering:
         elif isinstance(op, stream.WaitOp):
             self.block.add_op(npu.WaitOp(self.events[op.event], task_stream))
         elif op.name.startswith("ge."):
+            _check_types(op, [v.type for v in op.operands], "operand")
+            _check_types(op, [r.type for r in op.results], "result")
             outputs = []
             for result in op.results:
                 out = self.direct.get(result)
@@ -270,9 +289,25 @@ class LowerToDevicePass(ModulePass):
 
     name = "lower-to-device"
 
+    STATISTICS: ClassVar[dict[str, str]] = {
+        "launches": "npu.launch tasks (one per ge op)",
+        "events": "npu.record events (one per stream.record)",
+        "copies": "npu.copy tasks into output buffers",
+    }
+
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         functions = [f for f in op.walk() if isinstance(f, func.FuncOp)]
+        counts = dict.fromkeys(self.STATISTICS, 0)
         for fn in functions:
             if "npu.program" in fn.attributes:
                 continue
             _Lowering(fn).run()
+            for task in fn.body.block.ops:
+                if isinstance(task, npu.LaunchOp):
+                    counts["launches"] += 1
+                elif isinstance(task, npu.RecordOp):
+                    counts["events"] += 1
+                elif isinstance(task, npu.CopyOp):
+                    counts["copies"] += 1
+        for statistic, n in counts.items():
+            statistics.count(op, self.name, statistic, n)

@@ -26,7 +26,7 @@ import numpy as np
 
 from ge_dialect import layout
 from ge_dialect.diagnostics import GeError
-from ge_dialect.sim.kernels import run_kernel
+from ge_dialect.sim.kernels import UnknownKernel, run_kernel
 from ge_dialect.sim.program import Buffer, Program, Task
 from ge_dialect.utils import task_order
 
@@ -85,6 +85,21 @@ def deadlock(program: Program, stuck: dict[int, int]) -> Finding:
             why = f"recorded on {where} only after a task that cannot start"
         reasons.append(f"stream {s} is blocked at the {wait.describe()}: event {wait.event}, {why}")
     return Finding("deadlock", "deadlock: " + "; ".join(reasons), tuple(sorted(stuck.values())))
+
+
+def kernel_error(task: Task, e: Exception) -> GeError:
+    """A launch the simulator cannot run (a device program written by hand can name an
+    unknown kernel or give a kernel operands it does not take): one located error."""
+    if isinstance(e, UnknownKernel):
+        return GeError(
+            f"{task.location}: error: unknown kernel '{task.kernel}' (the simulator has no "
+            "kernel of that name)"
+        )
+    reason = e.args[0] if type(e) is KeyError and e.args else e
+    return GeError(
+        f"{task.location}: error: '{task.kernel}' on stream {task.stream} cannot run on the "
+        f"operands this launch gives it: {reason}"
+    )
 
 
 class Memory:
@@ -148,13 +163,16 @@ def run(
     for index in order:
         task = tasks[index]
         if task.kind == "launch":
-            results = run_kernel(
-                task.kernel,
-                [arrays[i] for i in task.inputs],
-                list(task.in_types),
-                list(task.out_types),
-                task.attrs,
-            )
+            try:
+                results = run_kernel(
+                    task.kernel,
+                    [arrays[i] for i in task.inputs],
+                    list(task.in_types),
+                    list(task.out_types),
+                    task.attrs,
+                )
+            except (KeyError, IndexError, ValueError, TypeError) as e:
+                raise kernel_error(task, e) from None
             for i, result in zip(task.outputs, results, strict=True):
                 arrays[i][...] = result
         elif task.kind == "copy":

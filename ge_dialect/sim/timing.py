@@ -36,7 +36,7 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass, field
 
-from ge_dialect.sim.executor import SimulationError, deadlock, start_order
+from ge_dialect.sim.executor import SimulationError, deadlock, kernel_error, start_order
 from ge_dialect.sim.kernel_model import KernelTime, kernel_time
 from ge_dialect.sim.profile import DeviceProfile
 from ge_dialect.sim.program import Program, Task
@@ -108,9 +108,16 @@ def pool_of(unit: str, profile: DeviceProfile) -> str:
 
 def kernel_times(program: Program, profile: DeviceProfile) -> list[KernelTime | None]:
     """The blocks of every launch and copy of `program` (None for records and waits)."""
-    return [
-        kernel_time(t, profile) if t.kind in ("launch", "copy") else None for t in program.tasks
-    ]
+    times: list[KernelTime | None] = []
+    for task in program.tasks:
+        if task.kind not in ("launch", "copy"):
+            times.append(None)
+            continue
+        try:
+            times.append(kernel_time(task, profile))
+        except (KeyError, IndexError, ValueError, TypeError, ZeroDivisionError) as e:
+            raise kernel_error(task, e) from None
+    return times
 
 
 def min_block(k: KernelTime, profile: DeviceProfile) -> float:

@@ -284,6 +284,9 @@ MLIR_FLAGS: list[list[str]] = [
     ["--print-op-generic"], ["--split-input-file"], ["--elide-constants-if-larger=4"],
     ["--to-nc1hwc0=boundary=nc1hwc0,fp32-c0=8"], ["--fuse", "--print-op-generic"],
     ["--assign-streams=mode=single"], ["--to-nc1hwc0", "--fuse"],
+    ["--lower-to-device"], ["--plan-memory"], ["--lower-to-device", "--plan-memory"],
+    ["--fuse", "--to-nc1hwc0", "--assign-streams=mode=auto", "--lower-to-device",
+     "--plan-memory"],
 ]
 # fmt: on
 

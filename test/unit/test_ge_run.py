@@ -155,6 +155,9 @@ ERRORS = {
     "deadlock": (["{deadlock}"], 1, r"^\S+deadlock\.mlir: error: deadlock: stream 0 is blocked at the wait of event 0"),
     "check on npu": (["{deadlock}", "--check"], 2, r"^ge-run: error: --check compares a graph with its reference"),
     "bad npu": (["{badnpu}"], 1, r"^\S+badnpu\.mlir:\d+:\d+: error: "),
+    "unknown kernel": (["{unknown}"], 1, r"^\S+unknown\.mlir:2:3: error: unknown kernel 'frobnicate' \(the simulator has no kernel of that name\)$"),
+    "kernel operands": (["{operands}"], 1, r"^\S+operands\.mlir:2:3: error: 'conv2d' on stream 0 cannot run on the operands this launch gives it: "),
+    "kernel operands, timing only": (["{operands}", "--timing-only"], 1, r"^\S+operands\.mlir:2:3: error: 'conv2d' on stream 0 cannot run"),
 }
 
 
@@ -170,6 +173,8 @@ def test_errors(capsys, tmp_path, case):
         "none": str(tmp_path / "none.npz"),
         "deadlock": write(tmp_path, "deadlock.mlir", NPU.replace("BODY", "npu.wait 0 stream 0\n  " + LAUNCH)),
         "badnpu": write(tmp_path, "badnpu.mlir", NPU.replace("BODY", LAUNCH.replace("(%y)", "(%x)"))),
+        "unknown": write(tmp_path, "unknown.mlir", NPU.replace("BODY", LAUNCH.replace('"relu"', '"frobnicate"'))),
+        "operands": write(tmp_path, "operands.mlir", NPU.replace("BODY", LAUNCH.replace('"relu"', '"conv2d"'))),
     }
     for name, arrays in {"empty": {}, "small": {"x": np.zeros(3, np.float32)},
                          "extra": {"x": np.zeros((2, 3), np.float32), "z": np.zeros(1)}}.items():
