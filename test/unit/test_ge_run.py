@@ -157,7 +157,6 @@ ERRORS = {
     "bad npu": (["{badnpu}"], 1, r"^\S+badnpu\.mlir:\d+:\d+: error: "),
     "unknown kernel": (["{unknown}"], 1, r"^\S+unknown\.mlir:2:3: error: unknown kernel 'frobnicate' \(the simulator has no kernel of that name\)$"),
     "kernel operands": (["{operands}"], 1, r"^\S+operands\.mlir:2:3: error: 'conv2d' on stream 0 cannot run on the operands this launch gives it: "),
-    "kernel operands, timing only": (["{operands}", "--timing-only"], 1, r"^\S+operands\.mlir:2:3: error: 'conv2d' on stream 0 cannot run"),
 }
 
 
@@ -206,3 +205,11 @@ def test_output_does_not_depend_on_hash_seed(tmp_path):
         results.append((proc.stdout, out.read_bytes()))
     assert results[0] == results[1]
     assert b"check mm1" in results[0][0]
+
+
+def test_kernel_the_time_model_cannot_time_is_one_located_error(capsys, tmp_path):
+    path = write(tmp_path, "operands.mlir", NPU.replace("BODY", LAUNCH.replace('"relu"', '"conv2d"')))
+    code, out, err = run(capsys, [path, "--timing-only"])
+    assert code == 1 and out == ""
+    assert re.fullmatch(r"\S+operands\.mlir:2:3: error: 'conv2d' on stream 0 cannot run on the "
+                        r"operands this launch gives it: .*\n", err)
