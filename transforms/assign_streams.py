@@ -59,7 +59,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, cast
+from typing import ClassVar, Literal, cast
 
 from xdsl.context import Context
 from xdsl.dialects import builtin, func
@@ -76,6 +76,7 @@ from ge_dialect.utils.graphs import (
     merge_lightest,
     transitive_reduction,
 )
+from transforms import statistics
 from transforms.options import check_literal_options
 from transforms.reports import record
 
@@ -872,6 +873,13 @@ class AssignStreamsPass(ModulePass):
 
     name = "assign-streams"
 
+    STATISTICS: ClassVar[dict[str, str]] = {
+        "streams": "streams of the assigned functions (summed over functions)",
+        "events-kept": "cross-stream dependencies kept as record/wait events",
+        "events-dropped": "cross-stream dependencies that stream order and the kept events "
+        "already imply",
+    }
+
     mode: Mode = "labels"
     max_streams: int = 8
     report: bool = False
@@ -929,4 +937,7 @@ class AssignStreamsPass(ModulePass):
             _check_deadlock_free(block)
         if self.report:
             record(module, _report(fn, self.mode, graph, streams, events))
+        statistics.count(module, self.name, "streams", len(streams))
+        statistics.count(module, self.name, "events-kept", sum(map(len, events.waits.values())))
+        statistics.count(module, self.name, "events-dropped", events.dropped)
         return graph.nested

@@ -57,6 +57,7 @@ from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from ge_dialect import ge, stream
 from ge_dialect.utils import dtypes
+from transforms import statistics
 from transforms.common import (
     logical_constant,
     operand_orders,
@@ -624,8 +625,13 @@ class FusePass(ModulePass):
 
     name = "fuse"
 
+    STATISTICS: ClassVar[dict[str, str]] = {
+        "fusions": "rewrites into ge.fused_conv2d (each absorbs a whole chain)",
+    }
+
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         refuse_assigned(op, self.name)
+        fusions = 0
         # One walk in block order: a fusion absorbs its whole chain at once and places the
         # fused op at the chain's end, so no op before it can match again.  What xDSL's
         # `PatternRewriteWalker(..., apply_recursively=False)` does, without its worklist
@@ -640,10 +646,13 @@ class FusePass(ModulePass):
                 rewriter = PatternRewriter(inner)
             rewriter.current_operation = inner
             rewriter.insertion_point = InsertPoint.before(inner)
+            rewriter.has_done_action = False
             try:
                 pattern.match_and_rewrite(inner, rewriter)
             except Exception as err:  # as the walker reports it
                 inner.emit_error(f"Error while applying pattern: {err}", underlying_error=err)
+            fusions += rewriter.has_done_action
+        statistics.count(op, self.name, "fusions", fusions)
 
 
 def _erased(op: Operation, top: Operation) -> bool:

@@ -49,6 +49,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 from xdsl.context import Context
@@ -62,6 +63,7 @@ from ge_dialect.diagnostics import OptionError, op_error
 from ge_dialect.utils.antichain import max_weight_antichain
 from ge_dialect.utils.offsets import assign_offsets, max_live
 from ge_dialect.utils.task_order import start_order, vector_clocks
+from transforms import statistics
 
 IN_PLACE_KERNELS = frozenset(
     (
@@ -133,6 +135,7 @@ class _Planner:
         self.fn = fn
         self.alignment = alignment
         self.in_place = in_place
+        self.buffers = self.reused = self.merged = 0  # the pass statistics
 
     def run(self) -> None:
         fn = self.fn
@@ -220,6 +223,9 @@ class _Planner:
         sequential = max_live(sizes, list(zip(first, last, strict=True)), self.alignment)
         no_reuse = sum(_aligned(_buffer_bytes(a), self.alignment) for a in allocs)
         self._rewrite(slots, placement.offsets, placement.peak)
+        self.buffers = sum(len(s.allocs) for s in slots)
+        self.merged = self.buffers - n
+        self.reused = _reusing(placement.offsets, sizes)
         fn.attributes[MEMORY] = DictionaryAttr(
             {
                 "peak": IntegerAttr(placement.peak, i64),
@@ -302,11 +308,26 @@ class _Planner:
                 block.erase_op(alloc)
 
 
+def _reusing(offsets: list[int], sizes: list[int]) -> int:
+    """How many of the buffers (in program order) share bytes with an earlier one."""
+    starts = np.asarray(offsets, dtype=np.int64)
+    ends = starts + np.asarray(sizes, dtype=np.int64)
+    return sum(
+        bool(np.any((starts[:i] < ends[i]) & (ends[:i] > starts[i]))) for i in range(len(sizes))
+    )
+
+
 @dataclass(frozen=True)
 class PlanMemoryPass(ModulePass):
     """Plans an npu program's activation buffers into one workspace (stream-aware reuse)."""
 
     name = "plan-memory"
+
+    STATISTICS: ClassVar[dict[str, str]] = {
+        "buffers": "activation buffers planned into the workspace",
+        "buffers-reused": "buffers placed in bytes an earlier buffer also uses",
+        "in-place": "launches writing into their input's buffer",
+    }
 
     alignment: int = 512
     in_place: bool = True
@@ -318,6 +339,13 @@ class PlanMemoryPass(ModulePass):
             )
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        counts = dict.fromkeys(self.STATISTICS, 0)
         for fn in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
             if npu.PROGRAM in fn.attributes and MEMORY not in fn.attributes:
-                _Planner(fn, self.alignment, self.in_place).run()
+                planner = _Planner(fn, self.alignment, self.in_place)
+                planner.run()
+                counts["buffers"] += planner.buffers
+                counts["buffers-reused"] += planner.reused
+                counts["in-place"] += planner.merged
+        for statistic, n in counts.items():
+            statistics.count(op, self.name, statistic, n)

@@ -70,7 +70,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import ClassVar, Literal
 
 import numpy as np
 from xdsl.context import Context
@@ -91,6 +91,7 @@ from ge_dialect import ge
 from ge_dialect.diagnostics import op_error
 from ge_dialect.utils.dtypes import itemsize
 from ge_dialect.utils.hypercut import SINK, SOURCE, min_hypercut
+from transforms import statistics
 from transforms.common import constant_of, refuse_assigned
 from transforms.options import check_literal_options
 
@@ -390,6 +391,7 @@ class _Rewrite:
         self.boundary = boundary
         self.converted: dict[tuple[SSAValue, Attribute], SSAValue] = {}
         self.original: dict[SSAValue, Attribute] = {}  # retyped value -> its type before
+        self.inserted = 0  # trans_data created (for the pass statistics)
 
     def convert(self, value: SSAValue, want: Attribute) -> SSAValue:
         """`value` in type `want`: a converted constant (reshaped and broadcast to `want`'s
@@ -415,6 +417,7 @@ class _Rewrite:
             point = InsertPoint.after(const)
         else:
             new = ge.TransDataOp(value, want)
+            self.inserted += 1
             if isinstance(owner, Operation):
                 new.attributes.update(
                     {k: v for k, v in owner.attributes.items() if k.startswith("stream.")}
@@ -486,6 +489,12 @@ class ToNC1HWC0Pass(ModulePass):
 
     name = "to-nc1hwc0"
 
+    STATISTICS: ClassVar[dict[str, str]] = {
+        "trans-data-inserted": "ge.trans_data inserted around NC1HWC0 ops",
+        "trans-data-cancelled": "ge.trans_data cancelled, merged or left unused",
+        "nc1hwc0-ops": "ops that run in NC1HWC0",
+    }
+
     boundary: Boundary = "keep"
     fp32_c0: Fp32C0 = 16
 
@@ -498,19 +507,20 @@ class ToNC1HWC0Pass(ModulePass):
         refuse_assigned(op, self.name)
         # one walk for the trans_data, calls and functions (rewriting function bodies adds
         # neither functions nor calls)
-        has_conversions = False
+        conversions = 0
         calls: list[func.CallOp] = []
         functions: list[func.FuncOp] = []
         for o in op.walk():
             if isinstance(o, ge.TransDataOp):
-                has_conversions = True
+                conversions += 1
             elif isinstance(o, func.CallOp):
                 calls.append(o)
             elif isinstance(o, func.FuncOp):
                 functions.append(o)
-        if has_conversions:
+        if conversions:
             _simplify_conversions(op)  # the input's own inverse pairs, before the cut
         called = {c.callee.string_value() for c in calls}
+        inserted = in_nc1hwc0 = 0
         for fn in functions:
             if len(fn.body.blocks) > 1:
                 raise op_error(
@@ -523,5 +533,12 @@ class ToNC1HWC0Pass(ModulePass):
                 # A called function keeps its signature, so that its call sites stay valid.
                 boundary: Boundary = "keep" if fn.sym_name.data in called else self.boundary
                 layout = _decide_layout(fn, self.fp32_c0, boundary)
-                _Rewrite(fn, layout, boundary).run()
+                rewrite = _Rewrite(fn, layout, boundary)
+                rewrite.run()
+                inserted += rewrite.inserted
+                in_nc1hwc0 += len(layout.nc1hwc0)
         _simplify_conversions(op)
+        left = sum(isinstance(o, ge.TransDataOp) for o in op.walk())
+        statistics.count(op, self.name, "trans-data-inserted", inserted)
+        statistics.count(op, self.name, "trans-data-cancelled", conversions + inserted - left)
+        statistics.count(op, self.name, "nc1hwc0-ops", in_nc1hwc0)

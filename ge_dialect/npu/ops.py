@@ -9,6 +9,7 @@ Tasks have memory effects and are never `Pure`, so that DCE and CSE keep them.
 
 from __future__ import annotations
 
+import abc
 import math
 from collections.abc import Mapping, Sequence
 
@@ -607,8 +608,28 @@ def _non_builtin(attr: Attribute) -> Attribute | None:
     return None
 
 
+class EventTaskOp(IRDLOperation, abc.ABC):
+    """The event tasks: an integer event id and the stream the task runs on (ids are not
+    SSA values, so a broken program can be written and the simulator reports it)."""
+
+    event = prop_def(IntegerAttr[I64])
+    stream = prop_def(IntegerAttr[I64])
+
+    traits = traits_def(*_TASK_EFFECTS)
+
+    assembly_format = "$event `stream` $stream attr-dict"
+
+    def __init__(self, event: int, stream: int):
+        super().__init__(properties={"event": _i64(event), "stream": _i64(stream)})
+
+    def verify_(self) -> None:
+        if self.event.value.data < 0:
+            raise VerifyException(f"event id must be non-negative, got {self.event.value.data}")
+        _verify_stream(self.stream)
+
+
 @irdl_op_definition
-class RecordOp(IRDLOperation):
+class RecordOp(EventTaskOp):
     """Records event `event` on stream `stream` once the stream's earlier tasks are done.
 
     A task of its stream, in issue order; waits on other streams are released by it.
@@ -618,24 +639,9 @@ class RecordOp(IRDLOperation):
 
     name = "npu.record"
 
-    event = prop_def(IntegerAttr[I64])
-    stream = prop_def(IntegerAttr[I64])
-
-    traits = traits_def(*_TASK_EFFECTS)
-
-    assembly_format = "$event `stream` $stream attr-dict"
-
-    def __init__(self, event: int, stream: int):
-        super().__init__(properties={"event": _i64(event), "stream": _i64(stream)})
-
-    def verify_(self) -> None:
-        if self.event.value.data < 0:
-            raise VerifyException(f"event id must be non-negative, got {self.event.value.data}")
-        _verify_stream(self.stream)
-
 
 @irdl_op_definition
-class WaitOp(IRDLOperation):
+class WaitOp(EventTaskOp):
     """Makes stream `stream` wait until event `event` is recorded (its later tasks start
     after the record).  Ids are not SSA values: a wait with no record can be written, and
     the simulator reports it.
@@ -644,21 +650,6 @@ class WaitOp(IRDLOperation):
     """
 
     name = "npu.wait"
-
-    event = prop_def(IntegerAttr[I64])
-    stream = prop_def(IntegerAttr[I64])
-
-    traits = traits_def(*_TASK_EFFECTS)
-
-    assembly_format = "$event `stream` $stream attr-dict"
-
-    def __init__(self, event: int, stream: int):
-        super().__init__(properties={"event": _i64(event), "stream": _i64(stream)})
-
-    def verify_(self) -> None:
-        if self.event.value.data < 0:
-            raise VerifyException(f"event id must be non-negative, got {self.event.value.data}")
-        _verify_stream(self.stream)
 
 
 @irdl_op_definition

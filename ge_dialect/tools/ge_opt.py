@@ -23,32 +23,38 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
+import hashlib
+import importlib.machinery
+import importlib.util
 import itertools
 import os
 import stat
 import sys
 import textwrap
 import time
+import traceback
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from io import BytesIO, StringIO
+from types import ModuleType
 from typing import IO, NoReturn
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Dialect
 from xdsl.passes import ModulePass
 from xdsl.targets.mlir import MLIRTarget
 from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.diagnostic import Diagnostic
-from xdsl.utils.exceptions import ArgSpecParseError, ParseError
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.utils.target import Target
 from xdsl.xdsl_opt_main import VersionAction, xDSLOptMain
 
 from ge_dialect import __version__, api
 from ge_dialect.diagnostics import GeError, LocatedParseError, OptionError, op_error
 from ge_dialect.dialects import get_all_dialects
-from transforms import describe_pass, parse_pipeline
+from transforms import describe_pass, get_all_passes, parse_pipeline, register_pass
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
@@ -64,9 +70,219 @@ class UsageError(Exception):
 
 
 def _pass_registry() -> dict[str, Callable[[], type[ModulePass]]]:
-    from transforms import get_all_passes
+    """The passes ge-opt runs: the registry's (plugins' included), and the driver's own."""
+    return {**get_all_passes(), **DRIVER_PASSES}
 
-    return get_all_passes()
+
+# ---- PDL ------------------------------------------------------------------------------------
+
+APPLY_PDL = "apply-pdl"
+PDL_FLAG = f"--{APPLY_PDL}"
+
+
+def read_pdl(path: str, ctx: Context) -> ModuleOp:
+    """The PDL module of the file `path`, parsed and verified with located diagnostics: a
+    `GeError` naming the file when it cannot be read, `path:line:col: error: ...` when it
+    does not parse or verify."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise GeError(f"{path}: error: cannot read PDL patterns: {e.strerror or e}") from None
+    except ValueError as e:  # a NUL in the path
+        raise GeError(f"{path}: error: cannot read PDL patterns: {e}") from None
+    try:
+        module = api.parse(api.decode(data, path), path, ctx=ctx)
+        api.verify(module, path)
+    except GeError as e:  # a plain GeError: not the input's parse error
+        raise GeError(str(e)) from None
+    return module
+
+
+@functools.cache
+def _apply_pdl() -> type[ModulePass]:
+    """`apply-pdl`: xDSL's pass (imported on first use), its file checked first."""
+    from xdsl.transforms.apply_pdl import ApplyPDLPass
+
+    @dataclass(frozen=True)
+    class GeApplyPDLPass(ApplyPDLPass):
+        """Applies the PDL patterns of a file to the module (xDSL's apply-pdl; the flag
+        --apply-pdl=FILE also runs dce after it)."""
+
+        name = APPLY_PDL
+
+        pdl_file: str | None = field(
+            default=None,
+            metadata={"help": "the file of `pdl.pattern`s (without it, those of the input module)"},
+        )
+
+        def apply(self, ctx: Context, op: ModuleOp) -> None:
+            if self.pdl_file is not None:
+                read_pdl(self.pdl_file, ctx)  # located errors before xDSL reads it
+            super().apply(ctx, op)
+
+    return GeApplyPDLPass
+
+
+DRIVER_PASSES: dict[str, Callable[[], type[ModulePass]]] = {APPLY_PDL: _apply_pdl}
+"""Passes the driver adds to the registry's: a plugin may not take their names."""
+
+
+def _quote(text: str) -> str:
+    """`text` as a string literal of xDSL's pipeline syntax."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+# ---- plugins ----------------------------------------------------------------------------------
+
+LOAD_PATTERNS = "--load-patterns"
+
+_PLUGINS: dict[str, tuple[ModuleType, str]] = {}
+"""The plugins loaded in this process, by real path (each is imported once): the module
+and the path as first given (which diagnostics show)."""
+
+_PLUGIN_PASSES: dict[str, str] = {}
+"""Pass name -> the plugin file (as first given) that registered it."""
+
+
+def split_plugin_flags(argv: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Separates `--load-patterns=PATH` and `--load-patterns PATH` (repeatable) from the
+    other arguments; done before the pass flags are split, so that the plugins' passes are
+    flags too.  A flag without a file is a `UsageError`."""
+    paths: list[str] = []
+    rest: list[str] = []
+    args = iter(argv)
+    for arg in args:
+        if arg == "--":
+            rest += [arg, *args]
+            break
+        if arg == LOAD_PATTERNS:
+            path = next(args, None)
+            if path is None:
+                raise UsageError(f"{LOAD_PATTERNS} expects a file: {LOAD_PATTERNS}=PATH")
+        elif arg.startswith(LOAD_PATTERNS + "="):
+            path = arg.partition("=")[2]
+        else:
+            rest.append(arg)
+            continue
+        if not path:
+            raise UsageError(f"{LOAD_PATTERNS} expects a file: {LOAD_PATTERNS}=PATH")
+        paths.append(path)
+    return paths, rest
+
+
+def load_patterns(path: str) -> None:
+    """Imports the Python file `path` (once per process), whose passes register themselves
+    with `transforms.register_pass`.  Raises a one-line `GeError`: `path: error: ...` when it
+    cannot be read, `path:line: error: ...` (the innermost line of the plugin) when importing
+    it raises, or when it takes the name of a pass it may not."""
+    real = os.path.realpath(path)
+    if real in _PLUGINS:
+        return
+    try:
+        with open(real, "rb"):
+            pass
+    except OSError as e:
+        raise GeError(f"{path}: error: cannot load patterns: {e.strerror or e}") from None
+    except ValueError as e:
+        raise GeError(f"{path}: error: cannot load patterns: {e}") from None
+    name = "ge_opt_plugin_" + hashlib.sha256(real.encode()).hexdigest()[:16]
+    loader = importlib.machinery.SourceFileLoader(name, real)
+    spec = importlib.util.spec_from_loader(name, loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    before = get_all_passes()
+    sys.modules[name] = module
+    try:
+        loader.exec_module(module)
+    except (Exception, SystemExit) as e:
+        del sys.modules[name]
+        raise GeError(
+            f"{_where(e, real, path)}: error: cannot load patterns: {_describe(e)}"
+        ) from None
+    _PLUGINS[real] = (module, path)
+    after = get_all_passes()
+    for pass_name, factory in after.items():
+        old = before.get(pass_name)
+        if old is factory or (old is not None and old() is factory()):
+            continue  # unchanged (a built-in pass, or one registered before)
+        if pass_name in DRIVER_PASSES:
+            raise GeError(
+                f"{path}: error: cannot load patterns: '{pass_name}' is the name of a built-in pass"
+            )
+        if old is not None:
+            owner = _PLUGIN_PASSES.get(pass_name, "another plugin")
+            register_pass(old())  # the first definition stays
+            raise GeError(
+                f"{path}: error: cannot load patterns: pass '{pass_name}' is already "
+                f"defined by {owner}"
+            )
+        if old is None:
+            _PLUGIN_PASSES[pass_name] = path
+
+
+def plugin_frame(tb: object, files: Sequence[str]) -> tuple[str, int] | None:
+    """The innermost frame of traceback `tb` in one of `files` (real paths): (file, line)."""
+    found: tuple[str, int] | None = None
+    for frame, line in traceback.walk_tb(tb):  # type: ignore[arg-type]
+        filename = frame.f_code.co_filename
+        if filename in files:
+            found = (filename, line)
+    return found
+
+
+def _where(e: BaseException, real: str, path: str) -> str:
+    """`path:line` of the innermost frame of `e` in the plugin (`path` without one)."""
+    if isinstance(e, SyntaxError) and e.filename == real and e.lineno:
+        return f"{path}:{e.lineno}"
+    found = plugin_frame(e.__traceback__, [real])
+    return f"{path}:{found[1]}" if found else path
+
+
+def _describe(e: BaseException) -> str:
+    """`Type: message` of an exception (`msg` for a SyntaxError, without its place)."""
+    message = e.msg if isinstance(e, SyntaxError) else str(e)
+    return f"{type(e).__name__}: {message}" if message else type(e).__name__
+
+
+def plugin_error(e: Exception, pass_name: str) -> GeError | None:
+    """A pass failing with `e` (not a diagnostic) in a loaded plugin's code, as one line
+    `plugin:line: error: pass 'name' failed: Type: message`; None when no frame of `e` is
+    in a plugin (a bug of ge-opt: the traceback shows)."""
+    found = plugin_frame(e.__traceback__, list(_PLUGINS))
+    if found is None:
+        return None
+    real, line = found
+    shown = _PLUGINS[real][1]
+    return GeError(f"{shown}:{line}: error: pass '{pass_name}' failed: {_describe(e)}")
+
+
+# ---- pass statistics ---------------------------------------------------------------------------
+
+STATISTICS_TITLE = "... Pass statistics report ..."
+
+
+def format_statistics(
+    counts: dict[str, dict[str, int]], descriptions: Callable[[str], dict[str, str]]
+) -> str:
+    """mlir-opt's `--mlir-pass-statistics` report (pipeline display): a header, then each
+    pass that counted something, in pipeline order, with one line per statistic sorted by
+    name, `  (S) <value> <name> - <description>` (values right-aligned, names padded), and a
+    blank line.  `descriptions(pass)` maps a statistic's name to its description (the name
+    itself when missing)."""
+    rule = "===" + "-" * 73 + "==="
+    lines = [rule, " " * ((80 - len(STATISTICS_TITLE)) // 2) + STATISTICS_TITLE, rule]
+    for pass_name, stats in counts.items():
+        lines.append(pass_name)
+        if not stats:
+            continue
+        described = descriptions(pass_name)
+        width = max(len(str(v)) for v in stats.values())
+        name_width = max(len(n) for n in stats)
+        for name in sorted(stats):
+            text = described.get(name, name.replace("-", " "))
+            lines.append(f"  (S) {stats[name]:>{width}} {name:<{name_width}} - {text}")
+    return "\n".join(lines) + "\n\n"
 
 
 def _split_options(text: str) -> list[str]:
@@ -79,6 +295,8 @@ def split_pass_flags(argv: Sequence[str], names: Sequence[str]) -> tuple[list[st
     """Separates `--<pass>[=<options>]` flags (as xDSL pipeline specs) from other arguments.
 
     Done before argparse, which would otherwise take `--pass in.mlir` as an option value.
+    `--apply-pdl=FILE` is `apply-pdl{pdl_file="FILE"}` then `dce` (xDSL's apply-pdl leaves
+    the ops it replaced).
     """
     specs: list[str] = []
     rest: list[str] = []
@@ -88,7 +306,11 @@ def split_pass_flags(argv: Sequence[str], names: Sequence[str]) -> tuple[list[st
             rest.extend(argv[i:])
             break
         name, eq, options = arg[2:].partition("=") if arg.startswith("--") else ("", "", "")
-        if name in known:
+        if name == APPLY_PDL and APPLY_PDL in known:
+            if not eq or not options:
+                raise UsageError(f"{PDL_FLAG} expects a file: {PDL_FLAG}=FILE")
+            specs += [f"{APPLY_PDL}{{pdl_file={_quote(options)}}}", "dce"]
+        elif name in known:
             specs.append(f"{name}{{{' '.join(_split_options(options))}}}" if eq else name)
         else:
             rest.append(arg)
@@ -233,7 +455,12 @@ class GeOptMain(xDSLOptMain):
     def __init__(self, args: Sequence[str] | None = None):
         argv = list(sys.argv[1:] if args is None else args)
         self._wants_help = bool({"-h", "--help"} & set(argv))
+        # Plugins first: the passes they register are pass flags and `-p` passes.
+        self.plugins, argv = split_plugin_flags(argv)
+        for path in self.plugins:
+            load_patterns(path)
         self.pass_flags, rest = split_pass_flags(argv, list(_pass_registry()))
+        self._running: ModulePass | None = None
         self._output = _Buffer()
         self._writer: api.ExternalWriter | None = None
         self._shapes: dict[str, list[int]] = {}
@@ -249,6 +476,7 @@ class GeOptMain(xDSLOptMain):
     def register_all_dialects(self) -> None:
         for name, factory in get_all_dialects().items():
             self.ctx.register_dialect(name, factory)
+        self.ctx.register_dialect("pdl", _pdl)  # the patterns of --apply-pdl
 
     def register_all_passes(self) -> None:
         for name, factory in _pass_registry().items():
@@ -350,14 +578,50 @@ class GeOptMain(xDSLOptMain):
             metavar="FILE",
             help="the external data file (default: the -o file with .weights appended)",
         )
+        group.add_argument(
+            LOAD_PATTERNS,
+            action="append",
+            default=[],
+            metavar="PATH",
+            help="import the Python file PATH first, whose passes (registered with "
+            "transforms.register_pass) become pass flags and -p passes (repeatable)",
+        )
+        group.add_argument(
+            "--pass-statistics",
+            action="store_true",
+            help="after the passes, print on stderr what each pass counted (fusions, "
+            "trans_data inserted and cancelled, events kept and dropped, buffers reused, ...) "
+            "in mlir-opt's format",
+        )
+        self.check_plugin_names(arg_parser)
         if not self._wants_help:
             return  # pass flags are split off before argparse; they are listed for --help only
         passes = arg_parser.add_argument_group(
             "passes (--<pass>[=<options>], run after -p in command-line order)"
         )
         for name, factory in self.available_passes.items():  # imports each pass module
+            if name == APPLY_PDL:
+                passes.add_argument(
+                    PDL_FLAG,
+                    metavar="FILE",
+                    help="apply the PDL patterns (pdl.pattern) of FILE to ge ops: xDSL's "
+                    f'{APPLY_PDL}{{pdl_file="FILE"}}, then dce (in -p: '
+                    f'{APPLY_PDL}{{pdl_file="FILE"}})',
+                )
+                continue
             help_text = describe_pass(name, factory())
             passes.add_argument(f"--{name}", action="store_true", help=help_text)
+
+    def check_plugin_names(self, arg_parser: argparse.ArgumentParser) -> None:
+        """A plugin's pass named as a flag of the driver (`--output-file`) would take the
+        flag's place: an error naming the plugin."""
+        flags = set(arg_parser._option_string_actions)
+        for name, path in _PLUGIN_PASSES.items():
+            if path in self.plugins and f"--{name}" in flags:
+                raise GeError(
+                    f"{path}: error: cannot load patterns: pass '{name}' has the name of the "
+                    f"{self.version_format.split()[0]} flag --{name}"
+                )
 
     # ---- pipeline -------------------------------------------------------------------------
 
@@ -372,6 +636,14 @@ class GeOptMain(xDSLOptMain):
             raise UsageError(str(e).replace("\n", " ")) from None
         except ValueError as e:
             raise UsageError(str(e)) from None
+
+    def check_pdl_files(self) -> None:
+        """Reads the PDL file of each `apply-pdl` of the pipeline before the input: an error
+        names the file (`FILE:line:col: error: ...` when it does not parse)."""
+        for p in self.pipeline.passes:
+            path = getattr(p, "pdl_file", None) if p.name == APPLY_PDL else None
+            if path is not None:
+                read_pdl(path, self.ctx)
 
     def check_files(self) -> None:
         """`-` as the input or output file is stdin or stdout (as in mlir-opt); the files
@@ -395,6 +667,7 @@ class GeOptMain(xDSLOptMain):
         self, previous: ModulePass | None, module: ModuleOp, next_: ModulePass | None
     ) -> None:
         """The pipeline's callback: timing, the pass's reports, verification, IR dumps."""
+        self._running = next_
         if previous is not None:
             self._timings.append((previous.name, time.perf_counter() - self._start))
             self.print_reports(module)
@@ -410,8 +683,12 @@ class GeOptMain(xDSLOptMain):
         if not self.args.disable_verify:
             api.verify(module, self.get_input_name())
 
-    @staticmethod
-    def dump(title: str, module: ModuleOp) -> None:
+    def dump(self, title: str, module: ModuleOp) -> None:
+        """Prints `module` on stderr under `title`, its constants elided as the output's
+        are (`--elide-constants-if-larger`; the module itself keeps its data)."""
+        if self.args.elide_constants_if_larger is not None:
+            module = module.clone()
+            api.elide(module, self.args.elide_constants_if_larger)
         print(f"// -----// {title} //----- //", file=sys.stderr)
         print(api.print_module(module), file=sys.stderr)
 
@@ -545,19 +822,48 @@ class GeOptMain(xDSLOptMain):
     def apply_passes(self, prog: ModuleOp) -> None:
         try:
             try:
-                api.compile(
-                    prog,
-                    self.pipeline,
-                    ctx=self.ctx,
-                    name=self.get_input_name(),
-                    verify=not self.args.disable_verify,
-                )
+                self.compile(prog)
             finally:
                 self.print_reports(prog)  # those of a pass that failed too
+                if self.args.pass_statistics:  # as mlir-opt, after a failure too
+                    self.print_statistics(prog)
         except GeError as e:
             if not self.reported_in_place(e):
                 raise
             self._skip_output = True
+
+    def compile(self, prog: ModuleOp) -> None:
+        """Runs the pipeline on `prog`; an exception of a plugin's code (not a diagnostic)
+        is one `GeError` line naming the plugin's file and line."""
+        self._running = None
+        try:
+            api.compile(
+                prog,
+                self.pipeline,
+                ctx=self.ctx,
+                name=self.get_input_name(),
+                verify=not self.args.disable_verify,
+            )
+        except DiagnosticException:
+            raise
+        except Exception as e:
+            running = self._running
+            error = plugin_error(e, running.name if running is not None else "?")
+            if error is None:
+                raise
+            raise error from None
+
+    def print_statistics(self, prog: ModuleOp) -> None:
+        """Prints on stderr what the passes counted (`transforms.statistics`)."""
+        from transforms import statistics
+
+        counts = statistics.take(prog)
+        sys.stderr.write(format_statistics(counts, self.statistic_descriptions))
+
+    def statistic_descriptions(self, pass_name: str) -> dict[str, str]:
+        """The descriptions of a pass's statistics: its class's `STATISTICS` mapping."""
+        factory = self.available_passes.get(pass_name)
+        return dict(getattr(factory(), "STATISTICS", {})) if factory is not None else {}
 
     def prepare_output(self) -> IO[str]:
         return self._output
@@ -590,6 +896,7 @@ class GeOptMain(xDSLOptMain):
         it never refers to data not in place yet).  Stdout gets the chunks that succeeded
         (as mlir-opt's), unless they refer to external data, which a failed run does not
         write."""
+        self.check_pdl_files()
         pending: list[tuple[str, str, api.ExternalWriter | _NewFile]] = []  # in commit order
         if self.args.externalize_constants_if_larger is not None:
             out_dir = os.path.dirname(self.args.output_file or "")
@@ -625,6 +932,12 @@ class GeOptMain(xDSLOptMain):
         for name, t in self._timings:
             print(f"  {t:9.4f}   {name}", file=sys.stderr)
         print(f"  {total:9.4f}   Total", file=sys.stderr)
+
+
+def _pdl() -> Dialect:
+    from xdsl.dialects.pdl import PDL
+
+    return PDL
 
 
 @contextlib.contextmanager

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
+from plugin_support import RELU_TO_SIGMOID, isolate_plugins, write_plugin
+from support import ROOT
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute
@@ -111,7 +113,8 @@ def listed_flags(text: str) -> set[str]:
 # ---- the meta test ------------------------------------------------------------------------
 
 
-def test_every_listed_flag_has_a_behaviour_test(capsys):
+def test_every_listed_flag_has_a_behaviour_test(capsys, monkeypatch):
+    isolate_plugins(monkeypatch)  # passes other tests registered are not ge-opt's flags
     listed = listed_flags(help_text(capsys))
     assert {"-o", "--fuse", "--print-between-passes", "--input-shape"} <= listed  # the parser works
     assert listed - EXERCISED == set(), "listed in --help without a behaviour test"
@@ -365,6 +368,16 @@ def test_print_ir_after_all(capsys, tmp_path):
     assert "IR Dump" not in r.out
 
 
+def test_print_ir_after_all_elides_as_the_output_does(capsys, tmp_path):
+    example = f"{ROOT}/examples/resnet_block.mlir"
+    r = run(capsys, tmp_path, [example, "--fuse", "--print-ir-after-all",
+                               "--elide-constants-if-larger=16"], None)
+    assert r.code == 0
+    dump = r.err.split("IR Dump After fuse")[1]
+    assert dump.count("#ge.elided") == 2 and r.out.count("#ge.elided") == 2
+    assert 'dense<"0x' not in dump
+
+
 @exercises("--input-shape")
 def test_input_shape(capsys, tmp_path):
     path = tmp_path / "m.onnx"
@@ -415,6 +428,84 @@ def test_externalize_constants(capsys, tmp_path):
     )
     assert r.code == 1 and r.out == ""
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.mlir", "out.mlir", "out.mlir.weights"]
+
+
+@exercises("--load-patterns")
+def test_load_patterns(capsys, tmp_path, monkeypatch):
+    """More in test_plugins.py."""
+    isolate_plugins(monkeypatch)
+    plugin = write_plugin(tmp_path / "plugin.py", RELU_TO_SIGMOID)
+    r = run(capsys, tmp_path, [f"--load-patterns={plugin}", "--relu-to-sigmoid"])
+    assert (r.code, r.err) == (0, "") and "ge.sigmoid %x" in r.out
+    r = run(capsys, tmp_path, ["--load-patterns", str(plugin), "-p", "relu-to-sigmoid"])
+    assert (r.code, r.err) == (0, "") and "ge.sigmoid %x" in r.out
+    r = run(capsys, tmp_path, [f"--load-patterns={tmp_path / 'nope.py'}"])
+    assert (r.code, r.out) == (1, "")
+    assert (
+        r.err == f"{tmp_path / 'nope.py'}: error: cannot load patterns: No such file or directory\n"
+    )
+
+
+@exercises("--pass-statistics")
+def test_pass_statistics(capsys, tmp_path):
+    r = run(capsys, tmp_path, ["--to-nc1hwc0", "--lower-to-device", "--pass-statistics"], CONV_RELU)
+    assert r.code == 0 and "npu.launch" in r.out and "Pass statistics" not in r.out
+    header = "===" + "-" * 73 + "===\n" + " " * 25 + "... Pass statistics report ...\n"
+    assert r.err.startswith(header + "===" + "-" * 73 + "===\n")
+    body = r.err.split("===\n", 2)[2]
+    assert body == (
+        "to-nc1hwc0\n"
+        "  (S) 2 nc1hwc0-ops          - ops that run in NC1HWC0\n"
+        "  (S) 0 trans-data-cancelled - ge.trans_data cancelled, merged or left unused\n"
+        "  (S) 2 trans-data-inserted  - ge.trans_data inserted around NC1HWC0 ops\n"
+        "lower-to-device\n"
+        "  (S) 0 copies   - npu.copy tasks into output buffers\n"
+        "  (S) 0 events   - npu.record events (one per stream.record)\n"
+        "  (S) 4 launches - npu.launch tasks (one per ge op)\n"
+        "\n"
+    )
+    # Without the flag nothing is printed; passes that count nothing are not listed.
+    assert run(capsys, tmp_path, ["--to-nc1hwc0"], CONV_RELU).err == ""
+    r = run(capsys, tmp_path, ["--cse", "--pass-statistics"], CONV_RELU)
+    assert r.code == 0 and r.err == header + "===" + "-" * 73 + "===\n\n"
+
+
+PDL_RELU_RELU = """pdl.pattern @relu_relu : benefit(1) {
+  %t = pdl.type
+  %x = pdl.operand
+  %inner = pdl.operation "ge.relu"(%x : !pdl.value) -> (%t : !pdl.type)
+  %r = pdl.result 0 of %inner
+  %outer = pdl.operation "ge.relu"(%r : !pdl.value) -> (%t : !pdl.type)
+  pdl.rewrite %outer {
+    pdl.replace %outer with (%r : !pdl.value)
+  }
+}
+"""
+
+
+@exercises("--apply-pdl")
+def test_apply_pdl(capsys, tmp_path):
+    """More in test/lit/transforms/apply-pdl.mlir."""
+    pdl = tmp_path / "p.pdl.mlir"
+    pdl.write_text(PDL_RELU_RELU)
+    two = RELU.replace("  func.return %0", "  %1 = ge.relu %0 : tensor<4xf32>\n  func.return %1")
+    r = run(capsys, tmp_path, [f"--apply-pdl={pdl}"], two)
+    assert (r.code, r.err) == (0, "") and r.out.count("ge.relu") == 1
+    # In command-line order with the other pass flags: the cse first leaves nothing to do.
+    r = run(capsys, tmp_path, ["--print-ir-after-all", f"--apply-pdl={pdl}", "--cse"], two)
+    headers = re.findall(r"^// -----// IR Dump After (\S+) //----- //$", r.err, re.M)
+    assert headers == ["apply-pdl", "dce", "cse"]
+    missing = tmp_path / "missing.pdl.mlir"
+    out = tmp_path / "out.mlir"
+    out.write_text("precious")
+    r = run(capsys, tmp_path, [f"--apply-pdl={missing}", "-o", str(out)], two)
+    assert (r.code, r.out) == (1, "") and out.read_text() == "precious"
+    assert r.err == f"{missing}: error: cannot read PDL patterns: No such file or directory\n"
+    pdl.write_text(PDL_RELU_RELU.replace("pdl.result 0 of", "pdl.result of"))
+    r = run(capsys, tmp_path, [f"--apply-pdl={pdl}"], two)
+    assert (r.code, r.out) == (1, "") and r.err.startswith(f"{pdl}:5:")
+    assert len(r.err.splitlines()) == 1
+    one_line_usage_error(run(capsys, tmp_path, ["--apply-pdl"], two), "--apply-pdl expects a file")
 
 
 # ---- pass flags ----------------------------------------------------------------------------

@@ -94,6 +94,7 @@ TOOL_IMPORTS: tuple[tuple[str, bool], ...] = (
     ("ge_dialect.dialects", True),
     ("transforms", False),
     ("transforms.reports", True),
+    ("transforms.statistics", True),
 )
 
 
