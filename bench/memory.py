@@ -26,7 +26,7 @@ from collections.abc import Callable
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from run import resnet18  # noqa: E402
+from run import best, resnet18  # noqa: E402
 from sim import attention, inception  # noqa: E402
 from xdsl.dialects.builtin import ModuleOp  # noqa: E402
 
@@ -35,16 +35,9 @@ from ge_dialect import api  # noqa: E402
 LAYOUT = "canonicalize,cse,fuse,to-nc1hwc0"
 
 
-def best(fn: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
-def alternating(a: Callable[[], object], b: Callable[[], object], repeat: int) -> tuple[float, float]:
+def alternating(
+    a: Callable[[], object], b: Callable[[], object], repeat: int
+) -> tuple[float, float]:
     """The best time of `a` and of `b`, run in alternation (a shared machine's load hits both)."""
     ta, tb = [], []
     for _ in range(repeat):
@@ -96,17 +89,16 @@ def main() -> None:
         f"{'graph':28s} {'mode':6s} {'str':>3s} {'bufs':>5s} {'peak MiB':>8s} "
         f"{'pk/strm':>9s} {'pk/seq':>9s} {'pk/none':>8s} {'plan ms':>9s} {'checked':>8s}"
     )
+    # labels mode on graphs with one label per branch; auto mode on the same graphs
+    # without labels (a label pins its ops to its stream)
     graphs = [
-        ("ResNet-18 1x3x224x224 f32", api.load(resnet18()), ("auto",)),
-        ("inception x4 (labels)", inception(True), ("labels", "auto")),
-        ("attention 4 heads (labels)", attention(True), ("labels", "auto")),
+        ("ResNet-18 1x3x224x224 f32", [("auto", api.load(resnet18()))]),
+        ("inception x4", [("labels", inception(True)), ("auto", inception(False))]),
+        ("attention 4 heads", [("labels", attention(True)), ("auto", attention(False))]),
     ]
-    for name, module, modes in graphs:
-        for mode in modes:
-            m = module
-            if mode == "auto":  # auto mode spreads unlabelled ops; labels would pin them
-                m = inception(False) if "inception" in name else attention(False) if "attention" in name else module
-            row(name, mode, m, args.repeat)
+    for name, runs in graphs:
+        for mode, module in runs:
+            row(name, mode, module, args.repeat)
     print(
         "(pk/strm: peak / stream-aware bound, goal <= 1.05; pk/seq: peak / sequential bound; "
         "pk/none: peak / no reuse; checked: a checked numbers run / an unchecked one, goal <= 1.3)"

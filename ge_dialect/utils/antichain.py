@@ -50,6 +50,8 @@ from scipy.sparse.csgraph import (  # type: ignore[import-untyped]
     maximum_flow,
 )
 
+from ge_dialect.utils.graphs import is_acyclic
+
 _INT32_MAX = 2**31 - 1
 _INT64_SAFE = 2**62
 
@@ -100,24 +102,12 @@ def max_weight_antichain(
 
 
 def _check_acyclic(n: int, pairs: Sequence[tuple[int, int]]) -> None:
-    """Kahn's topological sort; raises ValueError if some elements lie on a cycle."""
-    indegree = [0] * n
+    """Raises ValueError if some elements lie on a cycle (`graphs.is_acyclic`)."""
     succ: list[list[int]] = [[] for _ in range(n)]
     for u, v in pairs:
         succ[u].append(v)
-        indegree[v] += 1
-    todo = [v for v in range(n) if indegree[v] == 0]
-    seen = 0
-    while todo:
-        u = todo.pop()
-        seen += 1
-        for v in succ[u]:
-            indegree[v] -= 1
-            if indegree[v] == 0:
-                todo.append(v)
-    if seen != n:
-        on_cycle = min(v for v in range(n) if indegree[v] > 0)
-        raise ValueError(f"max_weight_antichain: the edges have a cycle (through {on_cycle})")
+    if not is_acyclic(succ):
+        raise ValueError("max_weight_antichain: the edges have a cycle")
 
 
 def _max_flow(
