@@ -117,15 +117,23 @@ def load(
     *,
     frontend: str | None = None,
     ctx: Context | None = None,
+    example_inputs: Sequence[Any] | None = None,
 ) -> ModuleOp:
-    """Loads a graph: an MLIR or ONNX file, serialized ONNX bytes or an `onnx.ModelProto`.
+    """Loads a graph: an MLIR or ONNX file, serialized ONNX bytes or an `onnx.ModelProto`,
+    or a PyTorch module (`torch.nn.Module`).
 
     A path ending in `.onnx` is an ONNX model, any other path MLIR text, unless
     `frontend` ("mlir" or "onnx") says otherwise.  `input_shapes` binds the dims of ONNX
     graph inputs (`{"x": [1, 3, 224, 224]}`).  The directory of a file is recorded for
     its external constant data.  The module is verified (ONNX imports always are; MLIR
-    text is verified here).
+    text is verified here).  A PyTorch module is exported on `example_inputs` (or on f32
+    zeros of `input_shapes`, by `forward`'s parameter names) by
+    `ge_dialect.frontend.torch_import.import_torch`.
     """
+    if _is_torch_module(path_or_model):
+        return _import_torch(path_or_model, input_shapes, example_inputs)
+    if example_inputs is not None:
+        raise ValueError("example_inputs applies to PyTorch modules only")
     if frontend is not None and frontend not in FRONTENDS:
         raise ValueError(f"unknown frontend '{frontend}', expected one of {', '.join(FRONTENDS)}")
     if not isinstance(path_or_model, str | os.PathLike):
@@ -154,6 +162,39 @@ def _import_onnx(
     if data_dir is not None:
         ge.set_data_dir(module, data_dir)
     return module
+
+
+def _is_torch_module(model: object) -> bool:
+    """Whether `model` is a `torch.nn.Module` (without importing torch)."""
+    return any(
+        c.__module__ == "torch.nn.modules.module" and c.__name__ == "Module"
+        for c in type(model).__mro__
+    )
+
+
+def _import_torch(
+    model: Any,
+    input_shapes: Mapping[str, Sequence[int]] | None,
+    example_inputs: Sequence[Any] | None,
+) -> ModuleOp:
+    import inspect
+
+    import torch
+
+    from ge_dialect.frontend.torch_import import import_torch
+
+    if example_inputs is None:
+        if input_shapes is None:
+            raise ValueError("a PyTorch module needs example_inputs or input_shapes")
+        names = [
+            p.name
+            for p in inspect.signature(model.forward).parameters.values()
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+        ]
+        if missing := [n for n in names if n not in input_shapes]:
+            raise ValueError(f"input_shapes has no shape for '{missing[0]}'")
+        example_inputs = [torch.zeros(*input_shapes[n]) for n in names]
+    return import_torch(model, tuple(example_inputs))
 
 
 def verify(module: ModuleOp, name: str = "<unknown>") -> None:
@@ -347,11 +388,183 @@ def simulate(
     return SimResult(outputs, values, read, order, timeline, report, findings)
 
 
+@dataclass
+class RanksResult(SimResult):
+    """What `simulate_ranks` computed: the `SimResult` fields hold the whole run (the full
+    inputs, the outputs every rank holds at the end, as rank 0 has them; rank 0's program,
+    order and timeline; the cluster report of `sim.report.make_ranks_report`; every
+    rank's findings), `ranks` each rank's own run (its inputs, outputs, timeline and
+    single-rank report), `topology` the topology it ran on."""
+
+    ranks: list[SimResult] = field(default_factory=list)
+    topology: Any = None
+
+
+def rank_programs(module: ModuleOp) -> list[tuple[Program, dict[str, Any]]]:
+    """The rank programs of `module` (after `shard` and `lower-to-device`), by rank, each
+    with its `ge.shard` attribute as a dict (`rank`, `ranks`, `mode`, `split`: input name
+    -> the dim split over ranks); a module without `ge.shard` programs gives its programs
+    in order, every input replicated."""
+    from xdsl.dialects import func
+
+    from ge_dialect.sim.program import python_value, read_program
+
+    found = []
+    for op in module.walk():
+        if isinstance(op, func.FuncOp) and "npu.program" in op.attributes:
+            shard = op.attributes.get("ge.shard")
+            info = python_value(shard) if shard is not None else {}
+            found.append((read_program(op), info if isinstance(info, dict) else {}))
+    if not found:
+        raise GeError("error: the module has no npu program (run --lower-to-device first)")
+    if any("rank" in info for _, info in found):
+        found = [f for f in found if "rank" in f[1]]
+        found.sort(key=lambda f: int(f[1]["rank"]))
+        ranks = [int(info["rank"]) for _, info in found]
+        if ranks != list(range(len(found))):
+            raise GeError(f"error: the module's rank programs are ranks {ranks}, not 0..N-1")
+    return found
+
+
+def simulate_ranks(
+    program: ModuleOp | Sequence[Program],
+    inputs: Mapping[str, Any] | None = None,
+    *,
+    topology: Any = None,
+    profile: DeviceProfile | str | None = None,
+    timing_only: bool = False,
+    seed: int = 0,
+    check: bool = True,
+    splits: Mapping[str, int] | None = None,
+) -> RanksResult:
+    """Runs rank programs together on the simulated cluster: every rank on its own device
+    of `topology` (a `Topology`, a topology JSON path, or None: the shipped 8-NPU server up
+    to 8 ranks, the 2-server cluster above), all in one event loop; collectives meet across
+    ranks at HCCL's cost and compute what the real ones would (`sim.executor.run_ranks`).
+
+    `program` is a module after `shard` and `lower-to-device` (`rank_programs`), or rank
+    programs in rank order (`splits`: input name -> split dim, replicated otherwise).
+    `inputs` are the whole model's (rank r gets its slice of a split input); None draws
+    seeded random ones.  Errors as `simulate`'s; a topology with too few devices, or
+    collectives that do not match across ranks, are `GeError`s."""
+    from ge_dialect.sim.checker import check as check_races
+    from ge_dialect.sim.executor import run_ranks
+    from ge_dialect.sim.profile import DeviceProfile, load_profile
+    from ge_dialect.sim.report import make_ranks_report, make_report
+    from ge_dialect.sim.timing import (
+        lower_bound,
+        match_collectives,
+        rank_kernel_times,
+        simulate_ranks_time,
+    )
+    from ge_dialect.sim.topology import Topology, default_topology, load_topology
+
+    if isinstance(program, ModuleOp):
+        found = rank_programs(program)
+        programs = [p for p, _ in found]
+        split = {str(k): int(v) for k, v in found[0][1].get("split", {}).items()}
+    else:
+        programs = list(program)
+        split = dict(splits or {})
+    n = len(programs)
+    if isinstance(topology, Topology):
+        topo = topology
+    else:
+        topo = default_topology(n) if topology is None else load_topology(topology)
+    device = profile if isinstance(profile, DeviceProfile) else load_profile(profile)
+    first = programs[0]
+    shapes = {}
+    for i in first.inputs:
+        buffer = first.buffers[i]
+        assert buffer.logical is not None
+        shape = list(buffer.logical.shape)
+        if buffer.name in split:
+            shape[split[buffer.name]] *= n
+        shapes[buffer.name] = (tuple(shape), buffer.logical.dtype)
+    values = _whole_inputs(shapes, inputs, seed)
+    per_rank = [
+        {
+            name: np.split(v, n, axis=split[name])[r] if name in split else v
+            for name, v in values.items()
+        }
+        for r in range(n)
+    ]
+    collectives = match_collectives(programs, topo)
+    times = rank_kernel_times(programs, device, collectives)
+    timelines = simulate_ranks_time(programs, device, collectives, times)
+    bounds = [lower_bound(p, device, t) for p, t in zip(programs, times, strict=True)]
+    orders = [
+        sorted(range(len(p.tasks)), key=[(i.start, i.task) for i in t.intervals].__getitem__)
+        for p, t in zip(programs, timelines, strict=True)
+    ]
+    outputs = (
+        [{} for _ in programs]
+        if timing_only
+        else run_ranks(programs, per_rank, orders, [c.tasks for c in collectives])
+    )
+    runs = []
+    for r, p in enumerate(programs):
+        findings = check_races(p, orders[r]) if check else []
+        report = make_report(timelines[r], bounds[r], device, times[r])
+        runs.append(
+            SimResult(outputs[r], per_rank[r], p, orders[r], timelines[r], report, findings)
+        )
+    report = make_ranks_report(timelines, bounds, device, times, collectives, topo.name)
+    return RanksResult(
+        outputs[0],
+        values,
+        programs[0],
+        orders[0],
+        timelines[0],
+        report,
+        [f for run in runs for f in run.findings],
+        runs,
+        topo,
+    )
+
+
+def _whole_inputs(
+    shapes: Mapping[str, tuple[tuple[int, ...], np.dtype]],
+    inputs: Mapping[str, Any] | None,
+    seed: int,
+) -> dict[str, np.ndarray]:
+    """The whole model's inputs: checked (as `check_inputs`), or seeded random ones."""
+    if inputs is None:
+        rng = np.random.default_rng(seed)
+        values = {}
+        for name, (shape, dtype) in shapes.items():
+            if dtype.kind == "f":
+                values[name] = rng.uniform(-1, 1, shape).astype(dtype)
+            elif dtype.kind == "b":
+                values[name] = rng.integers(0, 2, shape).astype(bool)
+            else:
+                values[name] = rng.integers(0 if dtype.kind == "u" else -8, 8, shape).astype(dtype)
+        return values
+    if unknown := sorted(set(inputs) - set(shapes)):
+        raise GeError(
+            f"error: unknown input '{unknown[0]}'; the program's inputs are "
+            f"{', '.join(shapes) or '(none)'}"
+        )
+    checked = {}
+    for name, (shape, dtype) in shapes.items():
+        if name not in inputs:
+            raise GeError(f"error: missing input '{name}' (shape {list(shape)}, dtype {dtype})")
+        value = np.asarray(inputs[name])
+        if value.shape != shape:
+            raise GeError(
+                f"error: input '{name}' has shape {list(value.shape)}, expected {list(shape)}"
+            )
+        checked[name] = value.astype(dtype, copy=False)
+    return checked
+
+
 def trace(results: SimResult | Sequence[SimResult]) -> dict[str, Any]:
     """The Chrome/Perfetto trace (a JSON object) of one run, or of several (one process per
     rank): a thread per stream, kernels as complete events, record -> wait flow arrows."""
     from ge_dialect.sim.trace import chrome_trace
 
+    if isinstance(results, RanksResult):
+        results = results.ranks
     runs = [results] if isinstance(results, SimResult) else list(results)
     return chrome_trace([r.timeline for r in runs])
 
@@ -496,12 +709,15 @@ __all__ = [
     "DEFAULT_PIPELINE",
     "FRONTENDS",
     "ExternalWriter",
+    "RanksResult",
     "SimResult",
     "compile",
     "max_error",
     "onnxruntime_outputs",
     "reference",
     "simulate",
+    "simulate_ranks",
+    "rank_programs",
     "trace",
     "within_tolerance",
     "decode",

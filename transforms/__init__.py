@@ -58,6 +58,12 @@ def _lower_to_device() -> type[ModulePass]:
     return LowerToDevicePass
 
 
+def _shard() -> type[ModulePass]:
+    from transforms.shard import ShardPass
+
+    return ShardPass
+
+
 def _plan_memory() -> type[ModulePass]:
     from transforms.plan_memory import PlanMemoryPass
 
@@ -71,6 +77,11 @@ PASS_HELP: dict[str, str] = {
 """Help of passes without a docstring (xDSL's); any other pass's is its docstring's first line."""
 
 OPTION_HELP: dict[str, dict[str, str]] = {
+    "shard": {
+        "ranks": "the number of ranks: one function per rank",
+        "mode": "tensor: Megatron's column- then row-parallel MatMul chains with an "
+        "all-reduce; data: inputs split along their batch, outputs all-gathered",
+    },
     "to-nc1hwc0": {
         "boundary": "keep: function arguments and results keep their layout; nc1hwc0: they "
         "take the layout the cut chooses (a function called in the module keeps its own)",
@@ -162,4 +173,5 @@ def _builtin_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "assign-streams": _assign_streams,
         "lower-to-device": _lower_to_device,
         "plan-memory": _plan_memory,
+        "shard": _shard,
     }

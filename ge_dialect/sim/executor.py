@@ -15,18 +15,24 @@ on its root's bytes at its offset, so aliasing is real.  Weights are copied in o
 input buffers and writes each result into its output buffer; a copy copies bytes.  Inputs are
 given as logical arrays and converted to the physical layout of their argument (the format
 maths of `ge_dialect.layout`); outputs are read back as logical arrays.
+
+**Ranks.** `run_ranks` runs rank programs together: each rank runs up to its next
+collective, and a collective runs once all its members reached it, computing what the real
+one would on the members' buffers (an all-reduce reduces them, an all-gather concatenates
+them in rank order), so all ranks see their collectives in one consistent order.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ge_dialect import layout
 from ge_dialect.diagnostics import GeError
-from ge_dialect.sim.kernels import UnknownKernel, run_kernel
+from ge_dialect.sim.kernels import Operand, UnknownKernel, run_kernel
+from ge_dialect.sim.kernels_base import compute_dtype, store
 from ge_dialect.sim.program import Buffer, Program, Task
 from ge_dialect.utils import task_order
 
@@ -154,30 +160,127 @@ def run(
         if schedule.findings:
             raise SimulationError(schedule.findings)
         order = schedule.order
-    memory = Memory(program)
-    arrays = memory.arrays
-    for i in program.inputs:
-        buffer = program.buffers[i]
-        arrays[i][...] = physical_input(np.asarray(inputs[buffer.name]), buffer)
+    arrays = _prepared(program, inputs)
     tasks = program.tasks
     for index in order:
-        task = tasks[index]
-        if task.kind == "launch":
-            try:
-                results = run_kernel(
-                    task.kernel,
-                    [arrays[i] for i in task.inputs],
-                    list(task.in_types),
-                    list(task.out_types),
-                    task.attrs,
-                )
-            except (KeyError, IndexError, ValueError, TypeError) as e:
-                raise kernel_error(task, e) from None
-            for i, result in zip(task.outputs, results, strict=True):
-                arrays[i][...] = result
-        elif task.kind == "copy":
-            arrays[task.outputs[0]][...] = arrays[task.inputs[0]]
+        _execute(tasks[index], arrays)
+    return _outputs(program, arrays)
+
+
+def _execute(task: Task, arrays: list[np.ndarray]) -> None:
+    """Runs one task of a program on its buffers."""
+    if task.kind == "launch":
+        try:
+            results = run_kernel(
+                task.kernel,
+                [arrays[i] for i in task.inputs],
+                list(task.in_types),
+                list(task.out_types),
+                task.attrs,
+            )
+        except (KeyError, IndexError, ValueError, TypeError) as e:
+            raise kernel_error(task, e) from None
+        for i, result in zip(task.outputs, results, strict=True):
+            arrays[i][...] = result
+    elif task.kind == "copy":
+        arrays[task.outputs[0]][...] = arrays[task.inputs[0]]
+
+
+def _outputs(program: Program, arrays: list[np.ndarray]) -> dict[str, np.ndarray]:
     return {
         program.buffers[i].name: logical_output(arrays[i].copy(), program.buffers[i])
         for i in program.outputs
     }
+
+
+def _prepared(program: Program, inputs: Mapping[str, np.ndarray]) -> list[np.ndarray]:
+    arrays = Memory(program).arrays
+    for i in program.inputs:
+        buffer = program.buffers[i]
+        arrays[i][...] = physical_input(np.asarray(inputs[buffer.name]), buffer)
+    return arrays
+
+
+def collective_result(
+    kernel: str, values: list[np.ndarray], attrs: Mapping[str, object], out: Operand
+) -> np.ndarray:
+    """What a real collective leaves on every member, from the members' stored inputs in
+    rank order: an all-reduce reduces them elementwise (sum, prod, max, min; in the
+    compute dtype, rounded once), an all-gather concatenates them along dim 0."""
+    if kernel == "hcom_all_gather":
+        return store(np.concatenate(values, axis=0), out)
+    reduction = str(attrs.get("reduction", "sum"))
+    wide = [v.astype(compute_dtype(v.dtype), copy=False) for v in values]
+    if reduction == "sum":
+        result = np.sum(wide, axis=0, dtype=wide[0].dtype)
+    elif reduction == "prod":
+        with np.errstate(over="ignore"):
+            result = np.prod(wide, axis=0, dtype=wide[0].dtype)
+    elif reduction == "max":
+        result = np.max(wide, axis=0)
+    elif reduction == "min":
+        result = np.min(wide, axis=0)
+    else:
+        raise ValueError(f"hcom_all_reduce: unknown reduction {reduction!r}")
+    return store(np.array(result), out)
+
+
+def run_ranks(
+    programs: Sequence[Program],
+    inputs: Sequence[Mapping[str, np.ndarray]],
+    orders: Sequence[Sequence[int]],
+    collectives: Sequence[Mapping[int, int]],
+) -> list[dict[str, np.ndarray]]:
+    """Runs rank programs together: `programs[r]` on `inputs[r]` in `orders[r]`; each of
+    `collectives` maps its member ranks to their task.  Each rank runs its tasks up to its
+    next collective; a collective runs once every member has reached it (`collective_result`
+    on their buffers, written to each member's output), so every rank sees the collectives
+    in one order.  Returns each rank's logical outputs; a collective no ordering lets every
+    member reach is a `SimulationError`."""
+    arrays = [_prepared(p, x) for p, x in zip(programs, inputs, strict=True)]
+    meets = {(r, index): c for c in collectives for r, index in c.items()}
+    position = [0] * len(programs)
+    while True:
+        moved = False
+        for r, program in enumerate(programs):
+            order = orders[r]
+            while position[r] < len(order):
+                index = order[position[r]]
+                c = meets.get((r, index))
+                if c is None:
+                    _execute(program.tasks[index], arrays[r])
+                    position[r] += 1
+                    moved = True
+                    continue
+                if not all(
+                    position[q] < len(orders[q]) and orders[q][position[q]] == t
+                    for q, t in c.items()
+                ):
+                    break
+                members = sorted(c.items())
+                lead = programs[r].tasks[index]
+                values = [arrays[q][programs[q].tasks[t].inputs[0]] for q, t in members]
+                try:
+                    result = collective_result(lead.kernel, values, lead.attrs, lead.out_types[0])
+                except (ValueError, TypeError) as e:
+                    raise kernel_error(lead, e) from None
+                for q, t in members:
+                    arrays[q][programs[q].tasks[t].outputs[0]][...] = result
+                    position[q] += 1
+                moved = True
+        if all(position[r] == len(orders[r]) for r in range(len(programs))):
+            break
+        if not moved:
+            stuck = [
+                f"rank {r} at the {programs[r].tasks[orders[r][position[r]]].describe()}"
+                for r in range(len(programs))
+                if position[r] < len(orders[r])
+            ]
+            raise SimulationError(
+                [
+                    Finding(
+                        "deadlock", "deadlock: collectives no order completes: " + "; ".join(stuck)
+                    )
+                ]
+            )
+    return [_outputs(p, a) for p, a in zip(programs, arrays, strict=True)]

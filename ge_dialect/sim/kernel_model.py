@@ -35,7 +35,8 @@ their bytes through the unified buffer in chunks that fit twice in UB: `ops` vec
 operations per output element at the lanes of the compute dtype (128 fp16 / 64 fp32 on a
 2048-bit unit), plus a per-chunk sync; one block per chunk up to one per core.
 
-**Collectives** (one device) take the link's latency plus their bytes over the link.
+**Collectives** (one device) take the link's latency plus their bytes over the link; in a
+multi-rank run (`sim.timing.rank_kernel_times`) HCCL's cost over the topology replaces it.
 
 Every block also pays `block_overhead` and the first HBM access `memory_latency`; every
 launch pays `launch_overhead` once (the time model adds it).

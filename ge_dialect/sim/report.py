@@ -16,6 +16,16 @@ Definitions (microseconds; a union of intervals counts overlapping time once):
   Communication / makespan, overlap efficiency = Overlapped / Communication (None without
   communication).
 - `events`: records, and the waits they released.
+- several ranks (`make_ranks_report`): `makespan` is the step time (the last rank's end),
+  the lower bound the largest rank's; Computing, Communication, ... and the ratios are the
+  mean over ranks with each rank's Free counted up to the step time; streams, units and
+  memory are rank 0's.  `extra` adds `ranks` (per rank: its makespan, the five figures
+  and the three ratios), `imbalance` ((max - min) / mean over ranks of makespan, Computing
+  and Communication; Ascend's cluster analysis calls ranks within 5% balanced),
+  `collectives` (each collective: group, kind, ranks, bytes, HCCL's algorithm, the link
+  types its hops use, alpha, beta, its cost, when it started on its first member and when
+  it ended) and `topology`.  A collective's Communication on a rank runs from when that
+  rank reached it (waiting for the others included, as msprof counts it) to its end.
 - `memory`: after `plan-memory`, the workspace's peak against the stream-aware lower bound
   (the heaviest set of buffers no two of which are ordered), the sequential one (most bytes
   live at one point of the task list) and the sum without reuse; before it, the sum of the
@@ -189,6 +199,7 @@ class Report:
             f"{'n/a' if overlap is None else f'{overlap:.1%}'}"
         )
         lines.append(_memory_line(self.memory))
+        lines += _rank_lines(self.extra)
         return "\n".join(lines)
 
 
@@ -302,3 +313,172 @@ def make_report(
         launches,
         memory_figures(program, profile),
     )
+
+
+CLUSTER_FIGURES = (
+    "Computing",
+    "Communication",
+    "Communication(Not Overlapped)",
+    "Overlapped",
+    "Free",
+)
+
+
+def _imbalance(values: list[float]) -> float:
+    mean = sum(values) / len(values) if values else 0.0
+    return (max(values) - min(values)) / mean if mean else 0.0
+
+
+def make_ranks_report(
+    timelines: list[Timeline],
+    bounds: list[Bound],
+    profile: DeviceProfile,
+    times: list[list[KernelTime | None]],
+    collectives: list[Any],
+    topology: str = "",
+) -> Report:
+    """The figures of a multi-rank run (see the module docstring)."""
+    reports = [
+        make_report(t, b, profile, k) for t, b, k in zip(timelines, bounds, times, strict=True)
+    ]
+    step = max(r.makespan for r in reports)
+    ranks: list[dict[str, Any]] = []
+    for timeline, r in zip(timelines, reports, strict=True):
+        busy = r.computing + r.communication - r.overlapped
+        figures = {
+            "Computing": r.computing,
+            "Communication": r.communication,
+            "Communication(Not Overlapped)": r.communication_not_overlapped,
+            "Overlapped": r.overlapped,
+            "Free": max(0.0, step - busy),
+        }
+        ranks.append(
+            {
+                "rank": timeline.rank,
+                "makespan_us": r.makespan,
+                "cluster": figures,
+                "ratios": {
+                    "compute_utilisation": r.computing / step if step else 0.0,
+                    "communication_ratio": r.communication / step if step else 0.0,
+                    "overlap_efficiency": r.overlapped / r.communication
+                    if r.communication
+                    else None,
+                },
+            }
+        )
+    n = len(reports)
+
+    def mean(name: str) -> float:
+        return sum(rank["cluster"][name] for rank in ranks) / n
+
+    imbalance = {
+        "makespan": _imbalance([r.makespan for r in reports]),
+        "Computing": _imbalance([r.computing for r in reports]),
+        "Communication": _imbalance([r.communication for r in reports]),
+    }
+    rows = []
+    for c in collectives:
+        spans = [timelines[r].intervals[i] for r, i in sorted(c.tasks.items())]
+        rows.append(
+            {
+                "group": c.group,
+                "seq": c.seq,
+                "kind": c.kind,
+                "location": c.location,
+                "ranks": c.members,
+                "bytes": c.nbytes,
+                "algorithm": c.cost.algorithm,
+                "link_types": list(c.cost.link_types),
+                "alpha_us": c.cost.alpha * 1e6,
+                "beta_us_per_MB": c.cost.beta * 1e12,
+                "cost_us": c.cost.seconds * 1e6,
+                "start_us": min(s.start for s in spans),
+                "end_us": max(s.end for s in spans),
+            }
+        )
+    best = max(range(n), key=lambda i: (bounds[i].value, -i))
+    first = reports[0]
+    return Report(
+        f"{n} x {profile.name}" + (f" on {topology}" if topology else ""),
+        step,
+        bounds[best].value,
+        f"{bounds[best].limited_by} of rank {timelines[best].rank}",
+        max(b.critical_path for b in bounds),
+        first.streams,
+        first.unit_busy,
+        first.utilisation,
+        mean("Computing"),
+        mean("Communication"),
+        mean("Communication(Not Overlapped)"),
+        mean("Overlapped"),
+        mean("Free"),
+        sum(r.records for r in reports),
+        sum(r.waits for r in reports),
+        sum(r.launches for r in reports),
+        first.memory,
+        {
+            "topology": topology,
+            "ranks": ranks,
+            "imbalance": imbalance,
+            "collectives": rows,
+        },
+    )
+
+
+def _rank_lines(extra: dict[str, Any]) -> list[str]:
+    if "ranks" not in extra:
+        return []
+    lines = []
+    for rank in extra["ranks"]:
+        f = rank["cluster"]
+        ratio = rank["ratios"]
+        overlap = ratio["overlap_efficiency"]
+        lines.append(
+            f"rank {rank['rank']}: makespan {rank['makespan_us']:.2f} us, Computing "
+            f"{f['Computing']:.2f} us, Communication {f['Communication']:.2f} us, "
+            f"Communication(Not Overlapped) {f['Communication(Not Overlapped)']:.2f} us, "
+            f"Overlapped {f['Overlapped']:.2f} us, Free {f['Free']:.2f} us; compute "
+            f"utilisation {ratio['compute_utilisation']:.1%}, communication ratio "
+            f"{ratio['communication_ratio']:.1%}, overlap efficiency "
+            f"{'n/a' if overlap is None else f'{overlap:.1%}'}"
+        )
+    imbalance = extra["imbalance"]
+    lines.append(
+        "imbalance across ranks ((max - min) / mean): "
+        + ", ".join(f"{k} {v:.1%}" for k, v in imbalance.items())
+    )
+    for c in extra["collectives"]:
+        lines.append(_collective_line(c))
+    return lines
+
+
+def _collective_line(c: dict[str, Any]) -> str:
+    return (
+        f"collective {c['kind']} {c['seq']} of group '{c['group']}' ({c['location']}): "
+        f"{len(c['ranks'])} ranks, {c['bytes']} bytes, {c['algorithm']} over "
+        f"{'/'.join(c['link_types']) or 'no link'}, {c['cost_us']:.2f} us"
+    )
+
+
+def changed_collectives(before: Report, after: Report) -> list[str]:
+    """The collectives whose algorithm, links or cost differ between two multi-rank reports
+    of the same program (say, on two topologies): one line each, `before -> after`."""
+    old = {(c["group"], c["seq"]): c for c in before.extra.get("collectives", [])}
+    lines = []
+    for c in after.extra.get("collectives", []):
+        b = old.get((c["group"], c["seq"]))
+        if b is None:
+            lines.append(f"new: {_collective_line(c)}")
+            continue
+        same = (
+            b["algorithm"] == c["algorithm"]
+            and b["link_types"] == c["link_types"]
+            and abs(b["cost_us"] - c["cost_us"]) <= 1e-9 * max(1.0, abs(b["cost_us"]))
+        )
+        if not same:
+            lines.append(
+                f"collective {c['kind']} {c['seq']} of group '{c['group']}' ({c['location']}): "
+                f"{b['algorithm']} over {'/'.join(b['link_types'])} {b['cost_us']:.2f} us -> "
+                f"{c['algorithm']} over {'/'.join(c['link_types'])} {c['cost_us']:.2f} us"
+            )
+    return lines

@@ -3,7 +3,8 @@
     ge-run [pass flags | -p pipeline | -O0] [--inputs in.npz] [--outputs out.npz]
            [--input-shape NAME=DIMS] [--check] [--seed N] [--profile p.json]
            [--report text|json] [--trace t.json] [--timeline t.png] [--timing-only]
-           [--compare-unoptimized] [--no-check] input.mlir|model.onnx
+           [--compare-unoptimized] [--no-check] [--ranks N] [--topology t.json]
+           input.mlir|model.onnx
 
 Reads IR or an ONNX model as ge-opt does, compiles it with DESIGN's pipeline and runs the
 device program on the simulated NPU (its numbers and its timeline on the device profile),
@@ -11,7 +12,11 @@ then prints a summary of each output (shape, dtype, min, max, mean) and the run'
 (makespan against its lower bound, streams, units, cluster figures; `--report json` prints
 all of it as one JSON object).  `--trace` writes a Chrome/Perfetto trace, `--timeline` a
 PNG; `--timing-only` skips the kernels; `--compare-unoptimized` also times the graph
-lowered without optimisation.
+lowered without optimisation.  `--ranks N` shards the graph over N ranks (the `shard`
+pass, data-parallel unless a `--shard=...` flag says otherwise) and simulates every rank in
+one event loop on `--topology` (`api.simulate_ranks`): the report adds each rank's figures,
+the imbalance across ranks and every collective's HCCL algorithm and cost, the trace a
+process per rank.
 
 The pipeline is `ge_dialect.api.DEFAULT_PIPELINE` unless pass flags or `-p` say otherwise:
 they replace the optimisation part, and `lower-to-device` and `plan-memory` are appended
@@ -136,6 +141,20 @@ class GeRunMain(GeOptMain):
             "makespans and the speed-up",
         )
         group.add_argument(
+            "--ranks",
+            type=int,
+            default=None,
+            metavar="N",
+            help="run on N ranks: shard the graph (shard{ranks=N mode=data} unless a --shard "
+            "flag says otherwise) and simulate all ranks together",
+        )
+        group.add_argument(
+            "--topology",
+            metavar="FILE",
+            help="the cluster topology JSON of a multi-rank run (default: one 8-NPU Ascend "
+            "910 server, two servers above 8 ranks)",
+        )
+        group.add_argument(
             "--no-check",
             dest="no_check",
             action="store_true",
@@ -154,10 +173,13 @@ class GeRunMain(GeOptMain):
                 if getattr(self.args, dest) not in (None, False):
                     raise UsageError(f"{flag} needs numbers: it cannot go with --timing-only")
         passes = [p for p in (self.args.passes, *self.pass_flags) if p]
+        passes = self.shard_passes(passes)
         if self.args.opt_level == 0:
             if passes:
                 raise UsageError("-O0 runs no optimisation: drop the pass flags or -p")
             passes = [LOWERING, PLANNING]
+            if self.args.ranks is not None:
+                passes.insert(0, f"shard{{ranks={self.args.ranks} mode=data}}")
         elif not passes:
             passes = [api.DEFAULT_PIPELINE]
         try:
@@ -182,6 +204,30 @@ class GeRunMain(GeOptMain):
         except ValueError as e:
             raise UsageError(str(e)) from None
         self.args.passes = ",".join(passes)
+
+    def shard_passes(self, passes: list[str]) -> list[str]:
+        """`--ranks N`: the pipeline starts with `shard{ranks=N mode=data}` unless it shards
+        already (then with N ranks)."""
+        ranks = self.args.ranks
+        if ranks is None:
+            return passes
+        if ranks < 1:
+            raise UsageError(f"--ranks must be at least 1, got {ranks}")
+        if self.args.compare_unoptimized:
+            raise UsageError("--compare-unoptimized runs one device: it cannot go with --ranks")
+        try:
+            given = [p for p in parse_pipeline(",".join(passes)).passes if p.name == "shard"]
+        except (ArgSpecParseError, ValueError):
+            return passes  # reported by setup_pipeline
+        for p in given:
+            if getattr(p, "ranks", ranks) != ranks:
+                raise UsageError(f"--ranks {ranks} but the pipeline shards over {p.ranks} ranks")  # type: ignore[attr-defined]
+        if given:
+            return passes
+        shard = f"shard{{ranks={ranks} mode=data}}"
+        if self.args.opt_level == 0:
+            return passes  # -O0: added after the check below
+        return [shard, *(passes or [api.DEFAULT_PIPELINE])]
 
     def apply_passes(self, prog: ModuleOp) -> None:
         if api.has_elided(prog):
@@ -277,6 +323,24 @@ class GeRunMain(GeOptMain):
         """`api.simulate` with the flags (the race checker only with `check`); an input
         error names the file it comes from."""
         try:
+            if self.args.ranks is not None or self.args.topology is not None or _sharded(prog):
+                if self.args.topology is not None and not _sharded(prog):
+                    raise UsageError("--topology needs --ranks N (or a sharded program)")
+                result = api.simulate_ranks(
+                    prog,
+                    inputs,
+                    topology=self.args.topology,
+                    profile=self.args.profile,
+                    timing_only=timing_only,
+                    seed=self.args.seed,
+                    check=check,
+                )
+                if self.args.ranks is not None and len(result.ranks) != self.args.ranks:
+                    raise GeError(
+                        f"error: the program runs on {len(result.ranks)} ranks, not "
+                        f"--ranks {self.args.ranks}"
+                    )
+                return result
             return api.simulate(
                 prog,
                 inputs,
@@ -371,6 +435,11 @@ class GeRunMain(GeOptMain):
                 finally:
                     if os.path.exists(tmp):
                         os.unlink(tmp)
+
+
+def _sharded(prog: ModuleOp) -> bool:
+    """Whether `prog` holds rank functions (`shard`'s `ge.shard`)."""
+    return any("ge.shard" in op.attributes for op in prog.walk())
 
 
 def summary(value: Any) -> dict[str, Any]:

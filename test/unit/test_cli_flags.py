@@ -570,6 +570,16 @@ def test_plan_memory_flag(capsys, tmp_path):
     one_line_usage_error(run(capsys, tmp_path, ["--plan-memory=alignment=3"], CONV_RELU), "")
 
 
+@exercises("--shard")
+def test_shard_flag(capsys, tmp_path):
+    r = run(capsys, tmp_path, ["--shard=ranks=2,mode=tensor"], CONV_RELU)
+    assert r.code == 0 and "@f_rank0" in r.out and "@f_rank1" in r.out
+    assert "ge.shard = {rank = 1 : i64, ranks = 2 : i64" in r.out
+    r = run(capsys, tmp_path, ["--shard=ranks=2,mode=data"], CONV_RELU)
+    assert r.code == 1 and "input 'arg0' has batch 1, not a multiple of ranks=2" in r.err
+    one_line_usage_error(run(capsys, tmp_path, ["--shard=mode=pipeline"], CONV_RELU), "")
+
+
 # ---- hidden flags and pipeline edge cases ---------------------------------------------------
 
 

@@ -14,15 +14,20 @@ not cover fails, so a new module has to be classified.
     sim         ge_dialect.sim.*                            leaf, ge_dialect.npu, sim
     frontend    ge_dialect.frontend.*, .builder, .scope     leaf, IR, frontend
     transforms  transforms.*                                leaf, IR, transforms
-    api         ge_dialect.api                              leaf, IR, sim, frontend, transforms
+    api         ge_dialect.api, ge_dialect.torchair.*       leaf, IR, sim, frontend, transforms,
+                                                            api
     tools       ge_dialect.tools.*                          ge_dialect.api, .diagnostics,
                                                             .dialects, transforms (the
                                                             registry), transforms.reports,
                                                             ge_dialect (`__version__`)
 
 A dialect (`ge`, `stream`, `npu`) may import `transforms.canonicalization` inside a function:
-canonicalization patterns are loaded lazily by the op, as xDSL does.  `ge_dialect` itself
-(the package `__init__`, which only provides `__version__`) counts as a leaf.
+canonicalization patterns are loaded lazily by the op, as xDSL does.  `ge_dialect.torchair`
+(TorchAir's API: the `torch.compile` backend) is a client of `ge_dialect.api` (it loads,
+compiles and simulates through it), so it sits at the api layer, beside `api`; no tool
+imports it.  It and `ge_dialect.frontend.torch_import` import torch at module level, so
+nothing on ge-opt's start-up path may import them (`api.load` does so inside a function).
+`ge_dialect` itself (the package `__init__`, which only provides `__version__`) counts as a leaf.
 
 Cycles are looked for among module-level imports only (imports inside functions or under
 `if TYPE_CHECKING:` run later or never).  Importing `a.b.c` first runs the `__init__` of `a`
@@ -69,6 +74,7 @@ TABLE: tuple[tuple[str, str], ...] = (
     ("ge_dialect.scope", FRONTEND),
     ("transforms", TRANSFORMS),
     ("ge_dialect.api", API),
+    ("ge_dialect.torchair", API),  # the torch.compile backend: a client of api
     ("ge_dialect.tools", TOOLS),
 )
 

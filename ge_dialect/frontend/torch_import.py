@@ -1,0 +1,830 @@
+"""The PyTorch frontend: aten-level FX graphs -> `ge` modules, and `import_torch`.
+
+    from ge_dialect.frontend.torch_import import import_torch
+    module = import_torch(model.eval(), (torch.randn(1, 3, 32, 32),))
+
+`import_torch` exports the module with `torch.export` (static shapes, the example inputs'),
+decomposes it to core ATen and converts the graph through the `GraphBuilder`; parameters
+and buffers become `ge.const`s (their values at import: the graph is for inference).
+`FxConverter` is the conversion itself, shared with the `torch.compile` backend
+(`ge_dialect.torchair`), which traces Dynamo's graph to ATen with `make_fx`.
+
+TorchAir's scope ops (`ge_scope.scope_enter` / `scope_exit` / `wait_tensor`, registered by
+`ge_dialect.torchair`) become the builder's `enter_stream` / `exit_stream` / `wait_tensor`:
+every `ge` op converted between an enter and its exit carries the scope's `stream.label`,
+and a wait rebinds the waited tensor, so every later use of it (in FX order) reads the
+wait's result, even when the model discarded what `npu_wait_tensor` returned.
+
+Each op is located at the model's source line (the FX node's `stack_trace`: the innermost
+frame outside torch and ge_dialect).  An op that cannot be converted raises one `GeError`
+naming the op and that line; no module is returned.  `torch` is imported by this module:
+import it only when a PyTorch model is at hand (never on ge-opt's start-up path).
+"""
+
+from __future__ import annotations
+
+import linecache
+import operator
+import os
+import re
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch
+import torch.fx
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
+
+from ge_dialect.builder import GraphBuilder, Tensor
+from ge_dialect.diagnostics import GeError
+
+SCOPE_NAMESPACE = "ge_scope"
+"""The `torch.library` namespace of the scope ops (`ge_dialect.torchair` defines them)."""
+
+_NUMPY_DTYPES: dict[torch.dtype, np.dtype] = {
+    torch.float32: np.dtype(np.float32),
+    torch.float16: np.dtype(np.float16),
+    torch.int8: np.dtype(np.int8),
+    torch.uint8: np.dtype(np.uint8),
+    torch.int32: np.dtype(np.int32),
+    torch.int64: np.dtype(np.int64),
+    torch.bool: np.dtype(np.bool_),
+}
+
+
+def numpy_dtype(dtype: torch.dtype, what: str = "a tensor") -> np.dtype:
+    """The numpy dtype of a torch dtype the graph supports, else a `GeError`."""
+    try:
+        return _NUMPY_DTYPES[dtype]
+    except KeyError:
+        supported = ", ".join(str(d).removeprefix("torch.") for d in _NUMPY_DTYPES)
+        raise GeError(
+            f"error: {what} has dtype {str(dtype).removeprefix('torch.')}, which ge does not "
+            f"support ({supported})"
+        ) from None
+
+
+def to_numpy(t: torch.Tensor) -> np.ndarray:
+    """A detached CPU copy of `t` as a numpy array (a `GeError` for an unsupported dtype)."""
+    numpy_dtype(t.dtype)
+    return t.detach().cpu().contiguous().numpy()
+
+
+# ---- source locations -------------------------------------------------------------------------
+
+_TORCH_DIR = os.path.join(os.path.dirname(os.path.abspath(torch.__file__)), "")
+_OWN_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "")
+_CARETS = re.compile(r"^\s*[\^~]+\s*$")
+_FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<fn>.*)$')
+
+
+@dataclass(frozen=True)
+class SourceLine:
+    """Where the model's code created an FX node: file, line, column and the line's text."""
+
+    file: str
+    line: int
+    col: int
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+def source_line(node: torch.fx.Node) -> SourceLine | None:
+    """The innermost frame of `node`'s stack trace outside torch and ge_dialect."""
+    trace = node.meta.get("stack_trace")
+    if not isinstance(trace, str):
+        return None
+    lines = trace.splitlines()
+    best: SourceLine | None = None
+    fallback: SourceLine | None = None
+    for i, line in enumerate(lines):
+        m = _FRAME.match(line)
+        if m is None:
+            continue
+        code = lines[i + 1] if i + 1 < len(lines) and not _FRAME.match(lines[i + 1]) else ""
+        carets = lines[i + 2] if i + 2 < len(lines) and _CARETS.match(lines[i + 2]) else ""
+        original = linecache.getline(m["file"], int(m["line"]))
+        indent = len(original) - len(original.lstrip()) if original.strip() else 0
+        # a traceback prints the stripped line indented by 4, its carets under it
+        offset = len(carets) - len(carets.lstrip()) - 4 if carets else 0
+        here = SourceLine(m["file"], int(m["line"]), indent + max(offset, 0) + 1, code.strip())
+        fallback = here
+        path = os.path.abspath(m["file"])
+        if not path.startswith(_TORCH_DIR) and not path.startswith(_OWN_DIR):
+            best = here
+    return best or fallback
+
+
+# ---- the converter ----------------------------------------------------------------------------
+
+
+class _Unsupported(Exception):
+    """An op (or a use of one) the converter cannot express in `ge`."""
+
+
+Value = Any  # a Tensor handle, a tuple of them (multi-result ops), or None
+
+
+@dataclass
+class Converted:
+    """A converted graph: the module and how to feed and read it."""
+
+    module: ModuleOp
+    inputs: list[str]  # runtime input names, in placeholder order
+    outputs: list[str]  # output names, in the graph's output order
+    output_dtypes: list[torch.dtype | None]
+
+
+class FxConverter:
+    """Converts one aten-level `torch.fx.Graph` into a `ge` function through `GraphBuilder`.
+
+    `constants` gives the value of a placeholder that is a parameter or buffer (it becomes a
+    `ge.const`); every other placeholder is an input named by `input_names` (its FX name
+    otherwise).  `owner` resolves `get_attr` nodes.  `label` prefixes errors that have no
+    source line.
+    """
+
+    def __init__(
+        self,
+        graph: torch.fx.Graph,
+        *,
+        owner: torch.nn.Module | None = None,
+        constants: Mapping[str, torch.Tensor] | None = None,
+        input_names: Mapping[str, str] | None = None,
+        output_names: Sequence[str] | None = None,
+        name: str = "main",
+        label: str = "<torch>",
+    ):
+        self.graph = graph
+        self.owner = owner
+        self.constants = dict(constants or {})
+        self.input_names = dict(input_names or {})
+        self.output_names = list(output_names) if output_names is not None else None
+        self.label = label
+        self.b = GraphBuilder(name, locate=False)
+        self.env: dict[torch.fx.Node, Value] = {}
+
+    # -- driver --
+
+    def convert(self) -> Converted:
+        inputs: list[str] = []
+        outputs: list[Tensor] = []
+        out_dtypes: list[torch.dtype | None] = []
+        for node in self.graph.nodes:
+            if node.op == "placeholder":
+                self.env[node] = self._placeholder(node, inputs)
+            elif node.op == "get_attr":
+                self.env[node] = self._const_of(self._attr(node), node.name)
+            elif node.op == "call_function":
+                if not node.users and not _is_scope_op(node.target):
+                    continue  # dead (the unused results of batch norm, assertions, ...)
+                self._call(node)
+            elif node.op == "output":
+                flat = _flatten(node.args[0])
+                for item in flat:
+                    if not isinstance(item, torch.fx.Node) or not isinstance(
+                        self.env.get(item), Tensor
+                    ):
+                        raise self._error(node, f"graph output {item!r} is not a tensor")
+                    outputs.append(self.env[item])
+                    out_dtypes.append(_meta_dtype(item))
+            else:
+                raise self._error(node, f"unsupported FX node kind '{node.op}'")
+        names = self._unique_output_names(outputs)
+        module = self.b.build(outputs, names)
+        return Converted(module, inputs, names, out_dtypes)
+
+    def _unique_output_names(self, outputs: Sequence[Tensor]) -> list[str]:
+        given = self.output_names or []
+        names: list[str] = []
+        for i in range(len(outputs)):
+            base = given[i] if i < len(given) and given[i] else f"out{i}"
+            candidate, k = base, 1
+            while candidate in names or candidate in self.b_inputs():
+                candidate, k = f"{base}_{k}", k + 1
+            names.append(candidate)
+        return names
+
+    def b_inputs(self) -> set[str]:
+        return {n for n, _ in self.b._inputs}
+
+    # -- placeholders and constants --
+
+    def _placeholder(self, node: torch.fx.Node, inputs: list[str]) -> Value:
+        if node.name in self.constants:
+            return self._const_of(self.constants[node.name], node.name)
+        val = node.meta.get("val")
+        if not isinstance(val, torch.Tensor):
+            raise self._error(node, f"input '{node.name}' is not a tensor ({type(val).__name__})")
+        name = self.input_names.get(node.name, node.name)
+        shape = [_static_dim(d, node) for d in val.shape]
+        dtype = numpy_dtype(val.dtype, f"input '{name}'")
+        inputs.append(name)
+        return self.b.input(name, shape, dtype)
+
+    def _attr(self, node: torch.fx.Node) -> torch.Tensor:
+        obj: Any = self.owner
+        for part in str(node.target).split("."):
+            obj = getattr(obj, part, None)
+        if not isinstance(obj, torch.Tensor):
+            raise self._error(node, f"attribute '{node.target}' is not a tensor")
+        return obj
+
+    def _const_of(self, t: torch.Tensor, name: str) -> Tensor:
+        return self.b.const(to_numpy(t), name=name)
+
+    # -- one call --
+
+    def _call(self, node: torch.fx.Node) -> None:
+        target = node.target
+        op_name = _op_name(target)
+        handler = _HANDLERS.get(op_name) or _HANDLERS.get(op_name.rsplit(".", 1)[0])
+        if handler is None:
+            raise self._error(node, f"unsupported PyTorch op '{op_name}'")
+        first = len(self.b.block.ops)
+        try:
+            self.env[node] = handler(self, node, *node.args, **node.kwargs)
+        except _Unsupported as e:
+            raise self._error(node, f"unsupported PyTorch op '{op_name}': {e}") from None
+        except GeError as e:
+            message = str(e).removeprefix("error: ")
+            raise self._error(node, f"cannot convert PyTorch op '{op_name}': {message}") from None
+        where = source_line(node)
+        if where is not None:
+            loc = FileLineColLoc(StringAttr(where.file), IntAttr(where.line), IntAttr(where.col))
+            for op in list(self.b.block.ops)[first:]:
+                op.location = loc
+
+    def _error(self, node: torch.fx.Node, message: str) -> GeError:
+        where = source_line(node)
+        if where is None:
+            return GeError(f"{self.label}: error: {message} (FX node '{node.name}')")
+        code = f"\n    {where.text}" if where.text else ""
+        return GeError(f"{where}: error: {message}{code}")
+
+    # -- helpers for handlers --
+
+    def name(self, node: torch.fx.Node) -> str:
+        """The SSA name hint of `node`'s result: the model's variable name when the node
+        was traced from a Dynamo graph (`from_node`), else the node's own name."""
+        origin = node.meta.get("from_node")
+        if (
+            isinstance(origin, list)
+            and origin
+            and isinstance(getattr(origin[0], "name", None), str)
+        ):
+            return origin[0].name
+        return node.name
+
+    def t(self, arg: object) -> Tensor:
+        """The handle of an FX argument that must be a tensor."""
+        if isinstance(arg, torch.fx.Node):
+            value = self.env.get(arg)
+            if isinstance(value, Tensor):
+                return value
+            raise _Unsupported(f"its operand '{arg.name}' has no converted value")
+        raise _Unsupported(f"expected a tensor operand, got {arg!r}")
+
+    def scalar_like(self, value: object, like: Tensor) -> Tensor:
+        if not isinstance(value, int | float | bool):
+            raise _Unsupported(f"expected a tensor or a number, got {value!r}")
+        from ge_dialect.utils import dtypes
+
+        return self.b.const(np.asarray(value, dtype=dtypes.np_dtype(like.element_type)))
+
+    def operand(self, arg: object, like: Tensor) -> Tensor:
+        return self.t(arg) if isinstance(arg, torch.fx.Node) else self.scalar_like(arg, like)
+
+
+def _is_scope_op(target: object) -> bool:
+    return _op_name(target).startswith(SCOPE_NAMESPACE + ".")
+
+
+def _op_name(target: object) -> str:
+    if target is operator.getitem:
+        return "getitem"
+    if isinstance(target, torch._ops.OpOverload | torch._ops.OpOverloadPacket):
+        return str(target)
+    return getattr(target, "__qualname__", None) or getattr(target, "__name__", None) or str(target)
+
+
+def _flatten(value: object) -> list[object]:
+    if isinstance(value, list | tuple):
+        return [x for v in value for x in _flatten(v)]
+    return [value]
+
+
+def _meta_dtype(node: torch.fx.Node) -> torch.dtype | None:
+    val = node.meta.get("val")
+    return val.dtype if isinstance(val, torch.Tensor) else None
+
+
+def _meta_shape(node: torch.fx.Node) -> list[int] | None:
+    val = node.meta.get("val")
+    if isinstance(val, torch.Tensor):
+        return [_static_dim(d, node) for d in val.shape]
+    return None
+
+
+def _static_dim(d: object, node: torch.fx.Node) -> int:
+    if isinstance(d, int):
+        return d
+    raise _Unsupported(f"'{node.name}' has a dynamic dimension {d} (compile with dynamic=False)")
+
+
+# ---- handlers: (converter, node, *args, **kwargs) -> value ------------------------------------
+
+Handler = Callable[..., Value]
+_HANDLERS: dict[str, Handler] = {}
+
+
+def _handles(*names: str) -> Callable[[Handler], Handler]:
+    def register(fn: Handler) -> Handler:
+        for n in names:
+            _HANDLERS[n] = fn
+        return fn
+
+    return register
+
+
+@_handles(f"{SCOPE_NAMESPACE}.scope_enter")
+def _scope_enter(c: FxConverter, node, keys, values, *rest) -> None:
+    attrs = dict(zip(keys, values, strict=True))
+    if "_user_stream_label" not in attrs:
+        raise _Unsupported(f"only stream scopes are supported, got {sorted(attrs)}")
+    c.b.enter_stream(
+        attrs["_user_stream_label"],
+        int(attrs.get("_user_stream_priority", "0")),
+        attrs.get("_enable_inner_parallel", "True") == "True",
+    )
+
+
+@_handles(f"{SCOPE_NAMESPACE}.scope_exit")
+def _scope_exit(c: FxConverter, node, *rest) -> None:
+    c.b.exit_stream()
+
+
+@_handles(f"{SCOPE_NAMESPACE}.wait_tensor")
+def _wait_tensor(c: FxConverter, node, x, dependency) -> Tensor:
+    # the builder rebinds the handle of `x`: every later use of `x` reads the wait's result
+    return c.b.wait_tensor(c.t(x), c.t(dependency))
+
+
+@_handles("getitem")
+def _getitem(c: FxConverter, node, value, index) -> Value:
+    converted = c.env.get(value) if isinstance(value, torch.fx.Node) else None
+    if not isinstance(converted, tuple):
+        raise _Unsupported(f"indexing {value!r}")
+    item = converted[index]
+    if item is None:
+        raise _Unsupported(f"result {index} of '{value.name}' is not supported")
+    return item
+
+
+@_handles("aten.convolution", "aten.conv2d")
+def _convolution(
+    c: FxConverter,
+    node,
+    x,
+    w,
+    bias=None,
+    stride=(1, 1),
+    padding=(0, 0),
+    dilation=(1, 1),
+    transposed=False,
+    output_padding=(0, 0),
+    groups=1,
+) -> Tensor:
+    if (
+        node.target == torch.ops.aten.conv2d.default
+    ):  # conv2d(x, w, b, stride, padding, dil, groups)
+        groups, transposed = transposed or 1, False
+    if transposed:
+        raise _Unsupported("transposed convolution")
+    if isinstance(padding, str):
+        raise _Unsupported(f"padding='{padding}'")
+    xt = c.t(x)
+    if len(xt.shape) != 4:
+        raise _Unsupported(f"only 2-D convolution (NCHW), got an input of rank {len(xt.shape)}")
+    ph, pw = _pair(padding)
+    return c.b.conv2d(
+        xt,
+        c.t(w),
+        None if bias is None else c.t(bias),
+        _pair(stride),
+        [ph, ph, pw, pw],
+        _pair(dilation),
+        groups,
+        name=c.name(node),
+    )
+
+
+def _pair(v: object) -> list[int]:
+    items = list(v) if isinstance(v, list | tuple) else [v]
+    if len(items) == 1:
+        items = items * 2
+    ints = [i for i in items if isinstance(i, int)]
+    if len(items) != 2 or len(ints) != 2:
+        raise _Unsupported(f"expected two integers, got {v!r}")
+    return ints
+
+
+def _batch_norm(c: FxConverter, node, x, weight, bias, mean, var, eps) -> Tensor:
+    xt = c.t(x)
+    if mean is None or var is None:
+        raise _Unsupported("batch norm without running statistics (training mode)")
+    channels = xt.shape[1]
+    from ge_dialect.utils import dtypes
+
+    dt = dtypes.np_dtype(xt.element_type)
+    scale = c.t(weight) if weight is not None else c.b.const(np.ones(channels, dt))
+    offset = c.t(bias) if bias is not None else c.b.const(np.zeros(channels, dt))
+    return c.b.batch_norm(xt, scale, offset, c.t(mean), c.t(var), float(eps), name=c.name(node))
+
+
+@_handles("aten._native_batch_norm_legit_no_training")
+def _bn_no_training(c, node, x, weight, bias, mean, var, momentum, eps) -> tuple:
+    return (_batch_norm(c, node, x, weight, bias, mean, var, eps), None, None)
+
+
+@_handles("aten.native_batch_norm", "aten._native_batch_norm_legit")
+def _bn(c, node, x, weight, bias, mean, var, training, momentum, eps) -> tuple:
+    if training:
+        raise _Unsupported("training-mode batch norm (call model.eval())")
+    return (_batch_norm(c, node, x, weight, bias, mean, var, eps), None, None)
+
+
+@_handles("aten.batch_norm")
+def _bn_plain(c, node, x, weight, bias, mean, var, training, momentum, eps, *rest) -> Tensor:
+    if training:
+        raise _Unsupported("training-mode batch norm (call model.eval())")
+    return _batch_norm(c, node, x, weight, bias, mean, var, eps)
+
+
+@_handles("aten.relu")
+def _relu(c, node, x) -> Tensor:
+    return c.b.relu(c.t(x), name=c.name(node))
+
+
+@_handles("aten.relu6")
+def _relu6(c, node, x) -> Tensor:
+    return c.b.relu6(c.t(x), name=c.name(node))
+
+
+@_handles("aten.hardtanh")
+def _hardtanh(c, node, x, min_val=-1.0, max_val=1.0) -> Tensor:
+    if min_val == 0 and max_val == 6:
+        return c.b.relu6(c.t(x), name=c.name(node))
+    return c.b.clip(c.t(x), float(min_val), float(max_val), name=c.name(node))
+
+
+@_handles("aten.clamp")
+def _clamp(c, node, x, min=None, max=None) -> Tensor:
+    if (
+        min is None
+        or max is None
+        or isinstance(min, torch.fx.Node)
+        or isinstance(max, torch.fx.Node)
+    ):
+        raise _Unsupported("clamp needs both a constant min and max")
+    return c.b.clip(c.t(x), float(min), float(max), name=c.name(node))
+
+
+@_handles("aten.leaky_relu")
+def _leaky_relu(c, node, x, negative_slope=0.01) -> Tensor:
+    return c.b.leaky_relu(c.t(x), float(negative_slope), name=c.name(node))
+
+
+@_handles("aten.sigmoid")
+def _sigmoid(c, node, x) -> Tensor:
+    return c.b.sigmoid(c.t(x), name=c.name(node))
+
+
+@_handles("aten.silu")
+def _silu(c, node, x) -> Tensor:
+    return c.b.silu(c.t(x), name=c.name(node))
+
+
+def _check_same_dtype(node, *tensors: Tensor) -> None:
+    kinds = {str(t.element_type) for t in tensors}
+    expected = _meta_dtype(node)
+    if len(kinds) > 1:
+        raise _Unsupported(f"operands of different dtypes ({', '.join(sorted(kinds))})")
+    if expected is not None:
+        from ge_dialect.utils import dtypes
+
+        if numpy_dtype(expected) != dtypes.np_dtype(tensors[0].element_type):
+            raise _Unsupported(f"a result of dtype {expected} from {sorted(kinds)[0]} operands")
+
+
+def _binary(kind: str) -> Handler:
+    def convert(c: FxConverter, node, a, b, alpha=1) -> Tensor:
+        if not isinstance(a, torch.fx.Node):  # a number first: 2 - x, 2 * x
+            if kind in ("add", "mul"):
+                a, b = b, a
+            else:
+                raise _Unsupported(f"a number as the first operand of {kind}")
+        at = c.t(a)
+        if kind == "div":
+            if isinstance(b, torch.fx.Node):
+                raise _Unsupported("division by a tensor (only division by a constant)")
+            if node.kwargs.get("rounding_mode") is not None:
+                raise _Unsupported(f"rounding_mode={node.kwargs['rounding_mode']!r}")
+            bt = c.scalar_like(1.0 / b, at)
+            _check_same_dtype(node, at, bt)
+            return c.b.mul(at, bt, name=c.name(node))
+        bt = c.operand(b, at)
+        if alpha != 1:
+            if isinstance(b, torch.fx.Node):
+                bt = c.b.mul(bt, c.scalar_like(alpha, bt))
+            else:
+                bt = c.scalar_like(b * alpha, at)
+        _check_same_dtype(node, at, bt)
+        return getattr(c.b, kind)(at, bt, name=c.name(node))
+
+    return convert
+
+
+for _kind in ("add", "sub", "mul", "div"):
+    _HANDLERS[f"aten.{_kind}.Tensor"] = _HANDLERS[f"aten.{_kind}.Scalar"] = _binary(_kind)
+_HANDLERS["aten.div.Tensor_mode"] = _binary("div")
+
+
+@_handles("aten.rsub")
+def _rsub(c, node, x, other, alpha=1) -> Tensor:
+    xt = c.t(x)
+    if alpha != 1:
+        xt = c.b.mul(xt, c.scalar_like(alpha, xt))
+    return c.b.sub(c.operand(other, xt), xt, name=c.name(node))
+
+
+@_handles("aten.mm", "aten.bmm", "aten.matmul")
+def _mm(c, node, a, b) -> Tensor:
+    at, bt = c.t(a), c.t(b)
+    if len(at.shape) < 2 or len(bt.shape) < 2:
+        raise _Unsupported("matmul of a 1-D operand")
+    return c.b.matmul(at, bt, name=c.name(node))
+
+
+@_handles("aten.addmm")
+def _addmm(c, node, bias, a, b, beta=1, alpha=1) -> Tensor:
+    if beta != 1 or alpha != 1:
+        raise _Unsupported(f"addmm with beta={beta}, alpha={alpha}")
+    at, bt, ct = c.t(a), c.t(b), c.t(bias)
+    if len(ct.shape) == 1 and ct.shape[0] == bt.shape[-1]:
+        return c.b.matmul(at, bt, ct, name=c.name(node))
+    return c.b.add(c.b.matmul(at, bt), ct, name=c.name(node))
+
+
+@_handles("aten.linear")
+def _linear(c, node, x, w, bias=None) -> Tensor:
+    xt, wt = c.t(x), c.t(w)
+    bt = None if bias is None else c.t(bias)
+    return c.b.matmul(xt, wt, bt, transpose_b=True, name=c.name(node))
+
+
+def _pool_args(kernel, stride, padding) -> tuple[list[int], list[int], list[int]]:
+    k = _pair(kernel)
+    s = _pair(stride) if stride not in (None, [], ()) else k
+    ph, pw = _pair(padding)
+    return k, s, [ph, ph, pw, pw]
+
+
+@_handles("aten.max_pool2d_with_indices", "aten.max_pool2d")
+def _max_pool(c, node, x, kernel, stride=None, padding=0, dilation=1, ceil_mode=False) -> Value:
+    if _pair(dilation) != [1, 1]:
+        raise _Unsupported(f"dilation {dilation}")
+    k, s, p = _pool_args(kernel, stride, padding)
+    y = c.b.max_pool(c.t(x), k, s, p, bool(ceil_mode), name=c.name(node))
+    return (y, None) if "with_indices" in _op_name(node.target) else y
+
+
+@_handles("aten.avg_pool2d")
+def _avg_pool(
+    c,
+    node,
+    x,
+    kernel,
+    stride=None,
+    padding=0,
+    ceil_mode=False,
+    count_include_pad=True,
+    divisor_override=None,
+) -> Tensor:
+    if divisor_override is not None:
+        raise _Unsupported(f"divisor_override={divisor_override}")
+    k, s, p = _pool_args(kernel, stride, padding)
+    return c.b.avg_pool(
+        c.t(x), k, s, p, bool(ceil_mode), bool(count_include_pad), name=c.name(node)
+    )
+
+
+@_handles("aten._adaptive_avg_pool2d", "aten.adaptive_avg_pool2d")
+def _adaptive_avg_pool(c, node, x, output_size) -> Tensor:
+    if _pair(output_size) != [1, 1]:
+        raise _Unsupported(f"adaptive average pooling to {output_size} (only to 1x1)")
+    return c.b.global_avg_pool(c.t(x), name=c.name(node))
+
+
+@_handles("aten.mean")
+def _mean(c, node, x, dims=None, keepdim=False, dtype=None) -> Tensor:
+    xt = c.t(x)
+    rank = len(xt.shape)
+    if rank != 4 or dims is None or sorted(d % rank for d in dims) != [2, 3] or dtype is not None:
+        raise _Unsupported("a mean other than over the spatial dims of an NCHW tensor")
+    y = c.b.global_avg_pool(xt, name=c.name(node))
+    return y if keepdim else c.b.reshape(y, list(xt.shape[:2]))
+
+
+@_handles("aten.cat", "aten.concat")
+def _cat(c, node, tensors, dim=0) -> Tensor:
+    ts = [c.t(t) for t in tensors]
+    _check_same_dtype(node, *ts)
+    return c.b.concat(ts, dim, name=c.name(node))
+
+
+def _reshape_to_meta(c: FxConverter, node, x, *rest, **kwargs) -> Tensor:
+    xt = c.t(x)
+    shape = _meta_shape(node)
+    if shape is None:
+        if node.target in (
+            torch.ops.aten.view.default,
+            torch.ops.aten._unsafe_view.default,
+            torch.ops.aten.reshape.default,
+        ):
+            shape = list(rest[0])
+        else:
+            raise _Unsupported("the result shape is unknown")
+    if list(shape) == list(xt.shape):
+        return Tensor(c.b, xt.value, c.name(node))
+    return c.b.reshape(xt, shape, name=c.name(node))
+
+
+for _name in (
+    "aten.view",
+    "aten._unsafe_view",
+    "aten.reshape",
+    "aten.flatten",
+    "aten.squeeze",
+    "aten.unsqueeze",
+    "aten.view_copy",
+):
+    _HANDLERS[_name] = _reshape_to_meta
+
+
+@_handles("aten.permute", "aten.permute_copy")
+def _permute(c, node, x, dims) -> Tensor:
+    xt = c.t(x)
+    rank = len(xt.shape)
+    return c.b.transpose(xt, [d % rank for d in dims], name=c.name(node))
+
+
+@_handles("aten.transpose")
+def _transpose(c, node, x, dim0, dim1) -> Tensor:
+    xt = c.t(x)
+    rank = len(xt.shape)
+    perm = list(range(rank))
+    a, b = dim0 % rank, dim1 % rank
+    perm[a], perm[b] = perm[b], perm[a]
+    return c.b.transpose(xt, perm, name=c.name(node))
+
+
+@_handles("aten.t", "aten.numpy_T")
+def _t(c, node, x) -> Tensor:
+    xt = c.t(x)
+    if len(xt.shape) < 2:
+        return Tensor(c.b, xt.value, c.name(node))
+    return c.b.transpose(xt, list(range(len(xt.shape)))[::-1], name=c.name(node))
+
+
+@_handles("aten._softmax", "aten.softmax")
+def _softmax(c, node, x, dim, half_to_float_or_dtype=None) -> Tensor:
+    xt = c.t(x)
+    if half_to_float_or_dtype not in (None, False):
+        raise _Unsupported(f"softmax with a dtype change ({half_to_float_or_dtype})")
+    return c.b.softmax(xt, dim, name=c.name(node))
+
+
+@_handles("aten.clone")
+def _clone(c, node, x, memory_format=None) -> Tensor:
+    return c.b.identity(c.t(x), name=c.name(node))
+
+
+@_handles(
+    "aten.alias",
+    "aten.detach",
+    "aten.contiguous",
+    "aten.lift_fresh_copy",
+    "aten.lift_fresh",
+    "aten.expand",
+)
+def _passthrough(c, node, x, *rest, **kwargs) -> Tensor:
+    xt = c.t(x)
+    shape = _meta_shape(node)
+    if shape is not None and list(shape) != list(xt.shape):
+        raise _Unsupported(f"a broadcast from {list(xt.shape)} to {shape}")
+    return Tensor(c.b, xt.value, c.name(node))  # a new handle: a wait on it rebinds only it
+
+
+def _cast(c: FxConverter, node, x, dtype) -> Tensor:
+    xt = c.t(x)
+    if dtype is None:
+        return Tensor(c.b, xt.value, c.name(node))
+    from ge_dialect.utils import dtypes
+
+    target = numpy_dtype(dtype, f"the cast '{node.name}'")
+    if dtypes.np_dtype(xt.element_type) == target:
+        return Tensor(c.b, xt.value, c.name(node))
+    return c.b.cast(xt, target, name=c.name(node))
+
+
+@_handles("aten._to_copy", "aten.to", "aten._to_dtype")
+def _to_copy(c, node, x, *args, dtype=None, **kwargs) -> Tensor:
+    if dtype is None:
+        dtype = next((a for a in args if isinstance(a, torch.dtype)), None)
+    return _cast(c, node, x, dtype)
+
+
+@_handles("aten.type_as")
+def _type_as(c, node, x, other) -> Tensor:
+    return _cast(c, node, x, _meta_dtype(other) if isinstance(other, torch.fx.Node) else None)
+
+
+# ---- torch.export -----------------------------------------------------------------------------
+
+
+def export_decompositions() -> dict:
+    """The decomposition table `import_torch` runs: core ATen, but silu kept whole."""
+    table = torch.export.default_decompositions()
+    for op in (torch.ops.aten.silu.default, torch.ops.aten.hardtanh.default):
+        table.pop(op, None)
+    return table
+
+
+def import_torch(
+    module: torch.nn.Module,
+    example_inputs: Sequence[torch.Tensor] | torch.Tensor,
+    *,
+    name: str = "main",
+) -> ModuleOp:
+    """A verified `ge` module of `module` (for inference) exported on `example_inputs`.
+
+    Inputs are named after `forward`'s parameters, outputs after the exported graph's
+    values; parameters and buffers are constants.  Stream scopes and waits written with
+    `ge_dialect.torchair.scope` are kept.  An op that cannot be converted (or that
+    `torch.export` rejects) raises a `GeError`.
+    """
+    if isinstance(example_inputs, torch.Tensor):
+        example_inputs = (example_inputs,)
+    was_training = module.training
+    module.eval()
+    try:
+        with torch.no_grad(), warnings.catch_warnings():
+            warnings.filterwarnings("ignore", ".*isinstance.treespec, LeafSpec", FutureWarning)
+            program = torch.export.export(module, tuple(example_inputs), strict=False)
+            program = program.run_decompositions(export_decompositions())
+    except Exception as e:  # torch reports its own mistakes: one GeError
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise GeError(f"<torch.export>: error: cannot export the model: {first}") from e
+    finally:
+        module.train(was_training)
+    return _convert_exported(program, name)
+
+
+def _convert_exported(program: Any, name: str) -> ModuleOp:
+    from torch.export.graph_signature import InputKind
+
+    state = dict(program.state_dict)
+    constants = dict(getattr(program, "constants", {}) or {})
+    values: dict[str, torch.Tensor] = {}
+    input_names: dict[str, str] = {}
+    for spec in program.graph_signature.input_specs:
+        arg_name = getattr(spec.arg, "name", None)
+        if arg_name is None:
+            continue
+        if spec.kind == InputKind.USER_INPUT:
+            input_names[arg_name] = arg_name
+            continue
+        target = spec.target
+        if target in state:
+            values[arg_name] = state[target]
+        elif target in constants and isinstance(constants[target], torch.Tensor):
+            values[arg_name] = constants[target]
+    outputs = [getattr(s.arg, "name", "") for s in program.graph_signature.output_specs]
+    converter = FxConverter(
+        program.graph_module.graph,
+        owner=program.graph_module,
+        constants=values,
+        input_names=input_names,
+        output_names=outputs,
+        name=name,
+        label="<torch.export>",
+    )
+    return converter.convert().module
+
+
+__all__ = ["Converted", "FxConverter", "SourceLine", "import_torch", "numpy_dtype", "source_line"]

@@ -1,0 +1,1 @@
+"""TorchAir's `torchair.configs`: `compiler_config.CompilerConfig`."""
