@@ -71,7 +71,11 @@ class KernelTime:
     """A launch's blocks: `blocks` of `compute` seconds on `unit` cores each, each moving
     `hbm_bytes` to or from HBM.  `tiles` is the number of work pieces the blocks share
     (output tiles of a cube kernel, UB chunks of a vector one) and `flops` the work the
-    kernel does as the cost module counts it (for the report's rooflines)."""
+    kernel does as the cost module counts it (for the report's rooflines).
+
+    When the pieces do not divide evenly, `short` of the blocks run one piece fewer, in
+    `short_compute` seconds moving `short_bytes` (the tail of the last round of pieces: 36
+    tiles on 32 blocks leave 28 blocks with one tile and their cores free halfway)."""
 
     unit: str
     blocks: int
@@ -79,6 +83,9 @@ class KernelTime:
     hbm_bytes: float
     tiles: int = 1
     flops: int = 0
+    short: int = 0
+    short_compute: float = 0.0
+    short_bytes: float = 0.0
 
 
 def _ceil_to(x: int, m: int) -> int:
@@ -220,15 +227,20 @@ def cube_time(g: Gemm, profile: DeviceProfile, flops: int) -> KernelTime:
     # HBM: the input rows of each tile, the weight column (once per block when it fits in
     # half of L1), the output (and the residual) once
     b_tile = g.k * nt * g.in_itemsize
-    b_loads = (
-        per_block
-        if b_tile > profile.l1_bytes / 2
-        else min(per_block, 1 + per_block // max(1, tiles_m))
-    )
     out = mt * nt * g.out_itemsize * (2 if g.residual else 1)
-    hbm = per_block * (mt * g.a_row_bytes + out) + b_loads * b_tile
-    compute = per_block * tile_cycles / profile.clock_hz
-    return KernelTime("cube", blocks, compute, hbm, tiles, flops)
+
+    def block(pieces: int) -> tuple[float, float]:
+        """(compute seconds, HBM bytes) of a block running `pieces` tiles."""
+        b_loads = (
+            pieces if b_tile > profile.l1_bytes / 2 else min(pieces, 1 + pieces // max(1, tiles_m))
+        )
+        hbm = pieces * (mt * g.a_row_bytes + out) + b_loads * b_tile
+        return pieces * tile_cycles / profile.clock_hz, hbm
+
+    compute, hbm = block(per_block)
+    short = blocks * per_block - tiles
+    short_compute, short_bytes = block(per_block - 1) if short else (0.0, 0.0)
+    return KernelTime("cube", blocks, compute, hbm, tiles, flops, short, short_compute, short_bytes)
 
 
 # --------------------------------------------------------------------------------------
@@ -257,9 +269,18 @@ def vector_time(task: Task, profile: DeviceProfile) -> KernelTime:
     per_block = -(-chunks // blocks)
     lanes = _vector_lanes(profile, compute_itemsize)
     cycles = elements * ops / lanes / chunks + profile.chunk_cycles
-    compute = per_block * cycles / profile.clock_hz
-    hbm = per_block * bytes_moved / chunks
-    return KernelTime("vector", blocks, compute, hbm, chunks, task.cost.flops)
+    short = blocks * per_block - chunks
+    return KernelTime(
+        "vector",
+        blocks,
+        per_block * cycles / profile.clock_hz,
+        per_block * bytes_moved / chunks,
+        chunks,
+        task.cost.flops,
+        short,
+        (per_block - 1) * cycles / profile.clock_hz if short else 0.0,
+        (per_block - 1) * bytes_moved / chunks if short else 0.0,
+    )
 
 
 _MOVES = ("trans_data", "concat", "reshape", "flatten", "transpose", "identity", "copy", "max_pool")

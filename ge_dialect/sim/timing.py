@@ -64,6 +64,7 @@ class _Kernel:
     ready: float  # when its stream reached it (microseconds)
     left: int  # blocks not started
     running: int = 0  # waves running
+    short_left: int = 0  # of them, blocks with one piece fewer (started last)
     start: float = -1.0
     cores: int = 0
     memory: float = 0.0  # the first wave's time from its overheads to its end (us), for the trace
@@ -136,6 +137,16 @@ def min_block(k: KernelTime, profile: DeviceProfile) -> float:
     """The shortest time a block of `k` can take (seconds): its whole core bandwidth."""
     memory = k.hbm_bytes / profile.core_bandwidth if k.unit != "comm" else 0.0
     return max(k.compute, memory) + _block_extra(k, profile)
+
+
+def _short(k: KernelTime) -> KernelTime:
+    """`k`'s short blocks as a kernel of their own (for their shortest time)."""
+    return replace(k, compute=k.short_compute, hbm_bytes=k.short_bytes)
+
+
+def _moved(k: KernelTime) -> float:
+    """All the bytes `k`'s blocks move."""
+    return (k.blocks - k.short) * k.hbm_bytes + k.short * k.short_bytes
 
 
 def _block_extra(k: KernelTime, profile: DeviceProfile) -> float:
@@ -352,7 +363,9 @@ def _simulate(
                 continue
             k = all_times[r][task.index]
             assert k is not None
-            kernel = _Kernel(task, k, pool_of(k.unit, profile), ready, k.blocks, rank=r)
+            kernel = _Kernel(
+                task, k, pool_of(k.unit, profile), ready, k.blocks, rank=r, short_left=k.short
+            )
             push(ready + launch, 0, kernel)
             return
 
@@ -393,8 +406,16 @@ def _simulate(
                         push(member.end(), 1, member)
                 continue
             extra = _block_extra(k, profile) * US
-            wave = _Wave(kernel, n, now, now + extra, k.compute * US, k.hbm_bytes)
-            running[r].append(wave)
+            # the blocks with the most pieces first, then the short ones
+            short = max(0, n - (kernel.left + n - kernel.short_left))
+            kernel.short_left -= short
+            if short:
+                kernel.running += 1 if short < n else 0
+                wave = _Wave(kernel, short, now, now + extra, k.short_compute * US, k.short_bytes)
+                running[r].append(wave)
+            if short < n:
+                wave = _Wave(kernel, n - short, now, now + extra, k.compute * US, k.hbm_bytes)
+                running[r].append(wave)
             started = True
         queue[:] = [item for item in queue if item[1].left > 0]
         return started
@@ -539,15 +560,18 @@ def lower_bound(
             continue
         pool = pool_of(k.unit, profile)
         block = min_block(k, profile)
+        short_block = min_block(_short(k), profile) if k.short else block
         waves = -(-k.blocks // capacity[pool])
-        # its waves one after another, each block at a whole core's bandwidth at best; and
-        # all its bytes at the sustained bandwidth, which all blocks together never exceed
-        fastest = waves * block
-        if k.unit != "comm" and k.hbm_bytes:
-            moved = k.blocks * k.hbm_bytes / profile.sustained_bandwidth
+        # its longest block; its waves one after another, each block at a whole core's
+        # bandwidth at best; and all its bytes at the sustained bandwidth, which all blocks
+        # together never exceed
+        fastest = max(block, waves * short_block)
+        moved_bytes = _moved(k)
+        if k.unit != "comm" and moved_bytes:
+            moved = moved_bytes / profile.sustained_bandwidth
             fastest = max(fastest, _block_extra(k, profile) + moved)
         shortest.append(profile.launch_overhead * US + fastest * US)
-        work[pool] += k.blocks * block * US
+        work[pool] += ((k.blocks - k.short) * block + k.short * short_block) * US
     schedule = start_order(program)
     if schedule.findings:
         raise SimulationError(schedule.findings)
@@ -564,7 +588,7 @@ def lower_bound(
         if task.kind == "record":
             recorded.setdefault(task.event, finish[index])
     pool_work = {p: w / capacity[p] for p, w in work.items() if w > 0}
-    moved = sum(k.blocks * k.hbm_bytes for k in times if k is not None and k.unit != "comm")
+    moved = sum(_moved(k) for k in times if k is not None and k.unit != "comm")
     if moved:
         pool_work["hbm"] = moved / profile.sustained_bandwidth * US
     return Bound(max(finish, default=0.0), pool_work)

@@ -70,7 +70,7 @@ def test_small_independent_convs_overlap_on_two_streams():
 
 
 def test_convs_that_saturate_the_cores_gain_little_from_two_streams():
-    module = two_convs(32, 64, 56)
+    module = two_convs(32, 64, 64)  # 256 tiles: 8 per core, no tail to share
     single, auto = timed(module, "mode=single"), timed(module, "mode=auto")
     a, b = conv_intervals(auto)
     assert a.stream != b.stream and a.blocks >= 32 and b.blocks >= 32
