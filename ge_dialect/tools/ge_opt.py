@@ -957,18 +957,21 @@ def _same_file(a: str, b: str) -> bool:
         return os.path.realpath(a) == os.path.realpath(b)
 
 
-def main(args: Sequence[str] | None = None) -> int:
-    """Console entry point: runs ge-opt and maps user errors to one line and an exit code."""
+def run_tool(
+    tool_class: Callable[[Sequence[str] | None], GeOptMain], prog: str, args: Sequence[str] | None
+) -> int:
+    """Runs a ge-opt-style tool and maps user errors to one line and an exit code: 2 for a
+    bad flag or option (`prog: error: ...`), 1 for a diagnostic, 0 on success."""
     # xDSL's --disable-verify and --syntax-highlight change process-wide state; undo them.
     post_init = Attribute.__post_init__
     colored = Diagnostic.colored
     try:
-        tool = GeOptMain(args)
+        tool = tool_class(args)
         tool.run()
         if tool.failed:
             return EXIT_ERROR
     except (UsageError, OptionError) as e:
-        print(f"ge-opt: error: {e}", file=sys.stderr)
+        print(f"{prog}: error: {e}", file=sys.stderr)
         return EXIT_USAGE
     except GeError as e:
         print(str(e), file=sys.stderr)
@@ -979,6 +982,11 @@ def main(args: Sequence[str] | None = None) -> int:
         setattr(Attribute, "__post_init__", post_init)  # noqa: B010 (a method: see above)
         Diagnostic.colored = colored
     return 0
+
+
+def main(args: Sequence[str] | None = None) -> int:
+    """Console entry point of ge-opt."""
+    return run_tool(GeOptMain, "ge-opt", args)
 
 
 if __name__ == "__main__":

@@ -50,13 +50,11 @@ from io import BytesIO
 from typing import IO, Any
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Attribute
-from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import ArgSpecParseError
 
 from ge_dialect import __version__, api
-from ge_dialect.diagnostics import GeError, OptionError
-from ge_dialect.tools.ge_opt import EXIT_ERROR, EXIT_USAGE, GeOptMain, UsageError, _writing
+from ge_dialect.diagnostics import GeError
+from ge_dialect.tools.ge_opt import GeOptMain, UsageError, _writing, run_tool
 from transforms import parse_pipeline
 
 LOWERING = "lower-to-device"
@@ -469,26 +467,8 @@ def _summary_lines(outputs: dict[str, dict[str, Any]]) -> list[tuple[str, str]]:
 
 
 def main(args: Sequence[str] | None = None) -> int:
-    """Console entry point: runs ge-run and maps user errors to one line and an exit code."""
-    post_init = Attribute.__post_init__
-    colored = Diagnostic.colored
-    try:
-        tool = GeRunMain(args)
-        tool.run()
-        if tool.failed:
-            return EXIT_ERROR
-    except (UsageError, OptionError) as e:
-        print(f"ge-run: error: {e}", file=sys.stderr)
-        return EXIT_USAGE
-    except GeError as e:
-        print(str(e), file=sys.stderr)
-        return EXIT_ERROR
-    except BrokenPipeError:
-        return EXIT_ERROR
-    finally:
-        setattr(Attribute, "__post_init__", post_init)  # noqa: B010
-        Diagnostic.colored = colored
-    return 0
+    """Console entry point of ge-run (ge-opt's error discipline: `run_tool`)."""
+    return run_tool(GeRunMain, "ge-run", args)
 
 
 if __name__ == "__main__":
