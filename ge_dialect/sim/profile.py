@@ -546,19 +546,24 @@ def load_profile(path: str | os.PathLike[str] | None = None) -> DeviceProfile:
     if path is None:
         return _default_profile()
     name = os.fspath(path)
+    return parse_profile(read_text(name, "profile"), name)
+
+
+def read_text(name: str, what: str) -> str:
+    """The UTF-8 text (a byte-order mark allowed) of the JSON file `name`; a one-line
+    `GeError` (`name: error: cannot read <what>: ...`) when it cannot be read."""
     try:
         with open(name, "rb") as f:
             data = f.read()
     except OSError as e:
-        raise GeError(f"{name}: error: cannot read profile: {e.strerror or e}") from None
+        raise GeError(f"{name}: error: cannot read {what}: {e.strerror or e}") from None
     try:
-        text = data.decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise GeError(
-            f"{name}: error: cannot read profile: not UTF-8 text "
+            f"{name}: error: cannot read {what}: not UTF-8 text "
             f"(byte 0x{data[e.start]:02x} at offset {e.start})"
         ) from None
-    return parse_profile(text, name)
 
 
 @functools.cache

@@ -69,7 +69,7 @@ from typing import Any
 
 from ge_dialect.diagnostics import GeError
 from ge_dialect.sim import profile as _profile
-from ge_dialect.sim.profile import DURATION, RATE, _Invalid, _Source
+from ge_dialect.sim.profile import DURATION, RATE, _Invalid, _Source, read_text
 
 PROFILES = os.path.join(os.path.dirname(__file__), "profiles")
 DEFAULT_TOPOLOGY: str = os.path.join(PROFILES, "ascend910-8p.json")
@@ -363,18 +363,7 @@ SCHEMA: dict[str, Any] = _build_schema()
 def load_topology(path: str | os.PathLike[str] | None = None) -> Topology:
     """The topology in the JSON file `path` (None: `DEFAULT_TOPOLOGY`)."""
     name = os.fspath(path) if path is not None else DEFAULT_TOPOLOGY
-    try:
-        with open(name, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise GeError(f"{name}: error: cannot read topology: {e.strerror or e}") from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise GeError(
-            f"{name}: error: cannot read topology: not UTF-8 text (offset {e.start})"
-        ) from None
-    return parse_topology(text, name)
+    return parse_topology(read_text(name, "topology"), name)
 
 
 def default_topology(ranks: int) -> Topology:
