@@ -51,6 +51,7 @@ docs/patterns.md.
 
 from __future__ import annotations
 
+import abc
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -137,7 +138,7 @@ class Match:
         del self.ops[saved[2] :]
 
 
-class Matcher:
+class Matcher(abc.ABC):
     """Matches one value (and, for `op`, the op defining it): the base of `op`, `const`
     and `value`, holding the constraints on the value's type."""
 
@@ -155,8 +156,9 @@ class Matcher:
         self.rank = rank
         self.dtype = None if dtype is None else _element_type(dtype)
 
+    @abc.abstractmethod
     def match_value(self, v: SSAValue, m: Match) -> bool:
-        raise NotImplementedError
+        """Whether `v` matches, binding names in `m`."""
 
     def _type_ok(self, t: Attribute, m: Match) -> bool:
         if self.shape is None and self.rank is None and self.dtype is None:
@@ -457,7 +459,7 @@ def value(
 Replacement = Operation | Sequence[Operation] | SSAValue | None
 
 
-class Pattern:
+class Pattern(abc.ABC):
     """A fusion: `match` (an `op(...)` matcher, rooted at the op the rewrite replaces) and
     `rewrite(m)`, which builds the replacement (see the module's docstring).  `name`
     (default: the class name in kebab case) names it in errors and statistics."""
@@ -470,8 +472,9 @@ class Pattern:
         if not cls.__dict__.get("name"):
             cls.name = re.sub(r"(?<!^)(?=[A-Z])", "-", cls.__name__).lower()
 
+    @abc.abstractmethod
     def rewrite(self, m: Match) -> Replacement:
-        raise NotImplementedError
+        """The replacement of the matched ops (every pattern defines it)."""
 
     def matches(self, root: Operation) -> Match | None:
         """The match rooted at `root`, or None (different labels do not match)."""

@@ -18,7 +18,6 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     I64,
     ArrayAttr,
-    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
     IntegerAttr,
@@ -27,7 +26,6 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
     i8,
-    i32,
     i64,
 )
 from xdsl.ir import Attribute, BlockArgument, SSAValue
@@ -454,8 +452,8 @@ class LaunchOp(IRDLOperation):
         *,
         stream: int,
         priority: int = 0,
-        in_types: Sequence[TensorType],
-        out_types: Sequence[TensorType],
+        in_types: Sequence[Attribute],
+        out_types: Sequence[Attribute],
         cost: CostAttr,
         attrs: DictionaryAttr | Mapping[str, Attribute] | None = None,
     ):
@@ -519,20 +517,16 @@ class LaunchOp(IRDLOperation):
                 ("output", outputs, out_types, out_at),
             )
         ]
-        op = cls.create(
-            operands=[*resolved[0], *resolved[1]],
-            properties={
-                "kernel": StringAttr(kernel),
-                "stream": _i64(stream),
-                "priority": _i64(priority),
-                "in_types": ArrayAttr(in_types),
-                "out_types": ArrayAttr(out_types),
-                "cost": cost,
-                "attrs": DictionaryAttr(attrs),
-                "operandSegmentSizes": DenseArrayBase.from_list(
-                    i32, (len(resolved[0]), len(resolved[1]))
-                ),
-            },
+        op = cls(
+            kernel,
+            resolved[0],
+            resolved[1],
+            stream=stream,
+            priority=priority,
+            in_types=in_types,
+            out_types=out_types,
+            cost=cost,
+            attrs=attrs,
         )
         if extra is not None:
             op.attributes.update(extra.data)

@@ -94,6 +94,7 @@ of the same name; then give it a value and a source in `profiles/ascend910.json`
 
 from __future__ import annotations
 
+import abc
 import functools
 import json
 import math
@@ -315,9 +316,13 @@ class _Invalid(Exception):
         self.at_key = at_key
 
 
-class _Kind:
+class _Kind(abc.ABC):
+    """A kind of value in a profile: its JSON schema, its conversion to base units and
+    back, and the checks a schema cannot make."""
+
+    @abc.abstractmethod
     def schema(self) -> dict[str, Any]:
-        raise NotImplementedError
+        """The JSON schema of a value of this kind."""
 
     def convert(self, raw: Any) -> Any:
         return raw

@@ -107,6 +107,9 @@ def matches(matcher, text: str) -> Match | None:
     class P(Pattern):
         match = matcher
 
+        def rewrite(self, m):  # matching only: never rewrites
+            return None
+
     return P().matches(body_ops(parse(text))[-1])
 
 
