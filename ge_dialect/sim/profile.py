@@ -578,6 +578,14 @@ def _default_profile() -> DeviceProfile:
 
 def parse_profile(text: str, name: str = "<profile>") -> DeviceProfile:
     """The profile in JSON `text`; `name` is the file name its diagnostics show."""
+    data, source = load_json(text, name)
+    _check_schema(data, source)
+    return _convert(data, source)
+
+
+def load_json(text: str, name: str) -> tuple[Any, _Source]:
+    """The JSON value of `text` and its source for located errors; invalid JSON, too deep
+    nesting and a key that appears twice in one object are one-line `GeError`s."""
     duplicates: list[tuple[dict[str, Any], str]] = []
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -602,8 +610,7 @@ def parse_profile(text: str, name: str = "<profile>") -> DeviceProfile:
         obj, key = duplicates[0]
         path = _path_of(data, obj)
         raise source.error((*path, key), "duplicate key (a key appears once per object)", True)
-    _check_schema(data, source)
-    return _convert(data, source)
+    return data, source
 
 
 def _parse_int(text: str) -> int | float:

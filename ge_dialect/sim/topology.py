@@ -69,7 +69,7 @@ from typing import Any
 
 from ge_dialect.diagnostics import GeError
 from ge_dialect.sim import profile as _profile
-from ge_dialect.sim.profile import DURATION, RATE, _Invalid, _Source, read_text
+from ge_dialect.sim.profile import DURATION, RATE, _Invalid, _Source, load_json, read_text
 
 PROFILES = os.path.join(os.path.dirname(__file__), "profiles")
 DEFAULT_TOPOLOGY: str = os.path.join(PROFILES, "ascend910-8p.json")
@@ -373,30 +373,7 @@ def default_topology(ranks: int) -> Topology:
 
 def parse_topology(text: str, name: str = "<topology>") -> Topology:
     """The topology in JSON `text`; `name` is the file name its diagnostics show."""
-    duplicates: list[tuple[dict[str, Any], str]] = []
-
-    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
-        obj = dict(items)
-        if len(obj) < len(items):
-            seen: set[str] = set()
-            for key, _ in items:
-                if key in seen:
-                    duplicates.append((obj, key))
-                    break
-                seen.add(key)
-        return obj
-
-    try:
-        data = json.loads(text, object_pairs_hook=pairs, parse_int=_profile._parse_int)
-    except json.JSONDecodeError as e:
-        raise GeError(f"{name}:{e.lineno}:{e.colno}: error: invalid JSON: {e.msg}") from None
-    except RecursionError:
-        raise GeError(f"{name}:1:1: error: invalid JSON: nesting too deep") from None
-    source = _Source(text, name)
-    if duplicates:
-        obj, key = duplicates[0]
-        path = _profile._path_of(data, obj)
-        raise source.error((*path, key), "duplicate key (a key appears once per object)", True)
+    data, source = load_json(text, name)
     _check_schema(data, source)
     return _convert(data, source)
 
