@@ -103,7 +103,8 @@ def parse(
     else:
         parser = LocatingParser(ctx or make_context(), text, name, line_offset)
         try:
-            module = parser.parse_module(implicit_module)
+            with gc_paused():  # (as `compile`: no full collection scans the module meanwhile)
+                module = parser.parse_module(implicit_module)
         except ParseError as e:
             raise LocatedParseError.of(e, name, line_offset) from None
     if data_dir is not None:
@@ -158,7 +159,8 @@ def _import_onnx(
 ) -> ModuleOp:
     from ge_dialect.frontend import import_onnx
 
-    module = import_onnx(model, input_shapes)
+    with gc_paused():  # (as `compile`: no full collection scans the module meanwhile)
+        module = import_onnx(model, input_shapes)
     if data_dir is not None:
         ge.set_data_dir(module, data_dir)
     return module

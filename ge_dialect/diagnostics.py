@@ -35,6 +35,7 @@ import weakref
 
 import numpy as np
 from xdsl.context import Context
+from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     AnyDenseElement,
     AnyFloat,
@@ -58,7 +59,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, AttributeInvT, Block, Operation, SSAValue, TypeAttribute
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.parser.generic_parser import ParserState
-from xdsl.traits import ConstantLike
+from xdsl.traits import ConstantLike, IsolatedFromAbove
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.utils.lexer import Input, Position, Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind
@@ -452,10 +453,28 @@ _BY_ID: dict[int, tuple[Attribute, int]] = {}
 _NUMBERED_LIMIT = 1 << 15
 
 
-_OTHER, _GE, _CONSTANT = range(3)
-_KINDS: dict[type[Operation], int] = {}
-"""Per op class (its name and traits are the class's): not a `ge` op, a `ge` op, or a `ge`
-constant (`ConstantLike`), looked up once per class rather than once per op."""
+_OTHER, _GE, _CONSTANT, _FUNCTION = range(4)
+_KINDS: dict[type[Operation], int] = {func.FuncOp: _FUNCTION}
+"""Per op class (its name and traits are the class's): not a `ge` op, a `ge` op, a `ge`
+constant (`ConstantLike`) or a `func.func`, looked up once per class rather than once per
+op."""
+
+
+def _function_inputs(op: Operation) -> tuple[object, ...] | None:
+    """What the verifier of `func.func` reads but the ops in its body: its properties, its
+    parent and its blocks' count and entry argument types (None: not memoised, when it is
+    not in a module, whose body needs no terminator)."""
+    block = op.parent
+    if block is None or not isinstance(block.parent_op(), ModuleOp):
+        return None
+    blocks = op.regions[0].blocks
+    first = blocks.first
+    return (
+        *op.properties.items(),
+        block,
+        len(blocks),
+        *([] if first is None else [a.type for a in first.args]),
+    )
 
 
 def forget_verified() -> None:
@@ -511,7 +530,11 @@ def verify_located(module: Operation, fallback: str = "<unknown>") -> None:
     A `ge` op is not verified again when it passed before with the same types and
     properties, or when another op of its class passed with equal ones (a constant: with
     equal types, when its verifier does not read its data), unless it ends its block (the
-    terminator rule depends on its position).
+    terminator rule depends on its position).  Nor is a `func.func` of a module whose
+    properties, blocks and argument types are those it passed with: the rule of its
+    `IsolatedFromAbove` trait, the one part of its verifier that reads its body (every
+    operand of every op in it), is left to `check_dominance`, which `verify_module` runs
+    next, and checks it too.
     """
     kinds = _KINDS
     for op in module.walk(reverse=False, region_first=True):
@@ -528,7 +551,12 @@ def verify_located(module: Operation, fallback: str = "<unknown>") -> None:
                 kinds[type(op)] = kind
         memo = kind != _OTHER and not op.regions and not op.successors
         shared: tuple[object, ...] | None = None
-        if memo:
+        key: tuple[object, ...] | None = None
+        if kind == _FUNCTION:
+            key = _function_inputs(op)
+            if key is not None and _VERIFIED.get(op) == key:
+                continue
+        elif memo:
             key = _verifier_inputs(op)
             block = op.parent
             if block is None or block.last_op is not op:
@@ -549,7 +577,7 @@ def verify_located(module: Operation, fallback: str = "<unknown>") -> None:
             # One line: some of xDSL's messages span several.
             message = str(e).strip().replace("\n", " ")
             raise op_error(op, message, fallback) from None
-        if memo:
+        if key is not None:
             _VERIFIED[op] = key
         if shared is not None:
             if len(_PASSED) >= _PASSED_LIMIT:
@@ -565,14 +593,17 @@ def check_dominance(module: Operation, fallback: str = "<unknown>") -> None:
     """Raises a located GeError for the first use not dominated by its definition.
 
     Within a block, a value is visible after its defining op; values of enclosing blocks
-    are visible to nested regions from their definition on.  Multi-block regions are
-    checked per block only (values of other blocks of the region are accepted).
+    are visible to nested regions from their definition on, except in the regions of an
+    `IsolatedFromAbove` op (a function), which see none: this check implies that trait's
+    rule, which `verify_located` leaves to it for a function it verified before.
+    Multi-block regions are checked per block only (values of other blocks of the region
+    are accepted).
     """
-    # the ids of the visible values (an SSA value hashes by its id, with a call to Python's
-    # `SSAValue.__hash__`; the values stay alive meanwhile, so their ids are theirs)
-    visible: set[int] = set()
 
-    def walk_block(block: Block) -> None:
+    def walk_block(block: Block, visible: set[int]) -> None:
+        """`visible`: the ids of the visible values (an SSA value hashes by its id, with a
+        call to Python's `SSAValue.__hash__`; the values stay alive meanwhile, so their ids
+        are theirs)."""
         added: list[int] = [id(arg) for arg in block.args]
         visible.update(added)
         for op in block.ops:
@@ -583,9 +614,11 @@ def check_dominance(module: Operation, fallback: str = "<unknown>") -> None:
                     if isinstance(owner, Operation):
                         where = f" (defined by '{owner.name}' at {location_str(owner.location)})"
                     raise op_error(op, f"operand #{i} does not dominate this use{where}", fallback)
-            for region in op.regions:
-                for inner in region.blocks:
-                    walk_block(inner)
+            if op.regions:
+                seen = set() if op.has_trait(IsolatedFromAbove) else visible
+                for region in op.regions:
+                    for inner in region.blocks:
+                        walk_block(inner, seen)
             for result in op.results:
                 visible.add(id(result))
                 added.append(id(result))
@@ -604,8 +637,8 @@ def check_dominance(module: Operation, fallback: str = "<unknown>") -> None:
         for op in module.ops:
             for region in op.regions:
                 for block in region.blocks:
-                    walk_block(block)
+                    walk_block(block, set())
     else:
         for region in module.regions:
             for block in region.blocks:
-                walk_block(block)
+                walk_block(block, set())

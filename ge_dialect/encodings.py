@@ -28,7 +28,6 @@ import os
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import cast
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -360,10 +359,31 @@ def dense_from_numpy(
         and isinstance(like.encoding, NoneAttr)
         and tuple(like.get_shape()) == array.shape
     ):
-        like = TensorType(element_type, array.shape)
-    return DenseIntOrFPElementsAttr(
-        cast("TensorType[IntegerType | AnyFloat]", like), BytesAttr(data)
-    )
+        like = _data_type(element_type, array.shape)
+    # What `DenseIntOrFPElementsAttr(like, BytesAttr(data))` builds, without xDSL's generic
+    # check of its parameters, which hold here by construction (MLIR's `get`, not
+    # `getChecked`): a tensor type without encoding of an integer or float element type,
+    # and the bytes of exactly its number of elements.
+    attr = DenseIntOrFPElementsAttr.__new__(DenseIntOrFPElementsAttr)
+    object.__setattr__(attr, "type", like)
+    object.__setattr__(attr, "data", BytesAttr(data))
+    return attr
+
+
+_DATA_TYPES: dict[tuple[Attribute, tuple[int, ...]], TensorType] = {}
+"""The tensor types of dense data built so far, by element type and shape (one object per
+type: types are immutable values); bounded, emptied at `_DATA_TYPES_LIMIT` entries."""
+_DATA_TYPES_LIMIT = 1024
+
+
+def _data_type(element_type: Attribute, shape: tuple[int, ...]) -> TensorType:
+    key = (element_type, shape)
+    t = _DATA_TYPES.get(key)
+    if t is None:
+        if len(_DATA_TYPES) >= _DATA_TYPES_LIMIT:
+            _DATA_TYPES.clear()
+        t = _DATA_TYPES[key] = TensorType(element_type, shape)
+    return t
 
 
 def dense_to_numpy(attr: DenseIntOrFPElementsAttr) -> np.ndarray:

@@ -44,6 +44,7 @@ Formats (``fmt`` strings):
     map above (e_mult = 1, g_dim = 1).
 """
 
+import functools
 import math
 from collections.abc import Sequence
 
@@ -95,6 +96,11 @@ def _check_array(a: np.ndarray, expected: tuple[int, ...], what: str) -> None:
 
 def _group_params(shape: Sequence[int], c0: int, groups: int):
     """(N, C, H, W, cout, e_mult, c1, g_dim, n1) for a (grouped) FRACTAL_Z."""
+    return _group_params_of(tuple(int(d) for d in shape), int(c0), int(groups))
+
+
+@functools.lru_cache(maxsize=256)
+def _group_params_of(shape: tuple[int, ...], c0: int, groups: int):
     n, c, h, w = _check_shape(shape, 4, "FRACTAL_Z")
     c0 = _check_c0(c0)
     groups = int(groups)

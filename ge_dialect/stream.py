@@ -282,7 +282,12 @@ def verify_streams(module: Operation) -> None:
     wait_tensor left.
     """
     labels: dict[str, tuple[int, Operation]] = {}
+    functions: list[Operation] = []
     for op in module.walk():
+        if op.name == "func.func":
+            functions.append(op)
+        if not op.attributes:
+            continue
         label = op.attributes.get(LABEL)
         if label is not None and not isinstance(label, LabelAttr):
             raise op_error(op, f"attribute '{LABEL}' must be a #stream.label, got {label}")
@@ -298,9 +303,8 @@ def verify_streams(module: Operation) -> None:
                     f'has stream label "{name}" with priority {priority}, but the label has '
                     f"priority {first[0]} at {location_str(first[1].location)}",
                 )
-    for op in module.walk():
-        if op.name == "func.func":
-            _verify_assigned(op)
+    for op in functions:
+        _verify_assigned(op)
 
 
 Stream = Dialect(

@@ -21,6 +21,16 @@ from ge_dialect import ge, stream
 from ge_dialect.diagnostics import op_error
 
 
+def erase_unused(op: Operation) -> None:
+    """Erases `op`, whose results have no use, from its block: what `Rewriter.erase_op`
+    does, but for replacing the (no) uses of each result by a new `ErasedSSAValue`, and
+    without a rewriter's listeners (for passes that have none)."""
+    block = op.parent
+    assert block is not None and all(r.first_use is None for r in op.results)
+    block.detach_op(op)
+    op.drop_all_references()
+
+
 def refuse_assigned(module: ModuleOp, pass_name: str) -> None:
     """Graph passes run before stream assignment: refuse a module that carries stream.id."""
     for op in module.walk():

@@ -59,6 +59,7 @@ from ge_dialect import ge, stream
 from ge_dialect.utils import dtypes
 from transforms import statistics
 from transforms.common import (
+    erase_unused,
     logical_constant,
     operand_orders,
     refuse_assigned,
@@ -74,12 +75,13 @@ _FOLDING = (ge.BatchNormOp, ge.MulOp, ge.AddOp, ge.SubOp)
 
 @dataclass
 class _Folded:
-    """A folded weight or bias: its float64 values (already rounded to `type`), the op whose
-    fold made them (the new constant goes right before it, and is named like it) and the
-    number of ops absorbed before it (the constant takes the location the fused conv had
-    then)."""
+    """A folded weight or bias: its float64 values (already rounded to `type`) and the same
+    in `type`'s dtype (what the new constant holds), the op whose fold made them (the new
+    constant goes right before it, and is named like it) and the number of ops absorbed
+    before it (the constant takes the location the fused conv had then)."""
 
     values: np.ndarray
+    stored: np.ndarray
     type: TensorType
     at: Operation
     absorbed_before: int
@@ -173,7 +175,7 @@ class _Fusion:
             rounded = _rounded(values, t, weights=key == "filter")
             if rounded is None:
                 return False
-            folded[key] = _Folded(rounded.astype(np.float64), t, op, len(self.absorbed))
+            folded[key] = _Folded(rounded.astype(np.float64), rounded, t, op, len(self.absorbed))
         self.weight = folded.get("filter", self.weight)
         self.bias = folded.get("bias", self.bias)
         self.absorbed.append(op)
@@ -183,21 +185,25 @@ class _Fusion:
         """Absorbs the ops after the last one for as long as one of the patterns can."""
         self.extending = True
         while (user := self.value.get_user_of_unique_use()) is not None:
-            if not any(step(self, user) for step in _STEPS):
+            # (the steps that can absorb an op of its type, in the patterns' order: any other
+            # step refuses it)
+            if not any(step(self, user) for step in _STEPS_BY_TYPE.get(type(user), ())):
                 return
 
     def rebuild(self, rewriter: PatternRewriter) -> None:
         """Replaces the conv and the absorbed ops by new constants and one fused conv."""
         conv, last = self.conv, self.last
         operands: dict[str, SSAValue | None] = {"filter": conv.filter, "bias": conv.bias}
+        block = last.parent
+        assert block is not None
+        # (the block's own insertions: this pass's walk has no listener to notify)
         for key, folded in (("filter", self.weight), ("bias", self.bias)):
             if folded is None:
                 continue
-            dtype = dtypes.np_dtype(folded.type.element_type)
-            const = ge.ConstOp.from_numpy(folded.values.astype(dtype), folded.type)
+            const = ge.ConstOp.from_numpy(folded.stored, folded.type)
             const.location = _fused_location([conv, *self.absorbed[: folded.absorbed_before]])
             const.output.name_hint = folded.at.results[0].name_hint
-            rewriter.insert(const, InsertPoint.before(folded.at))
+            block.insert_op_before(const, folded.at)
             operands[key] = const.output
         filter_ = operands["filter"]
         assert filter_ is not None
@@ -214,11 +220,16 @@ class _Fusion:
         if label is not None:
             fused.attributes[stream.LABEL] = label
         fused.location = _fused_location([conv, *self.absorbed])
-        rewriter.replace(last, fused, [fused.output])
-        erased = [conv, *self.absorbed[:-1]]
-        producers = [v.owner for op in (*erased, last) for v in op.operands]
+        # `rewriter.replace(last, fused)`: the uses, the name, the place
+        old = last.results[0]
+        fused.output.name_hint = old.name_hint
+        old.replace_all_uses_with(fused.output)
+        block.insert_op_after(fused, last)
+        rewriter.has_done_action = True
+        erased = [conv, *self.absorbed]
+        producers = [v.owner for op in erased for v in op.operands]
         for op in reversed(erased):
-            _erase(op)
+            erase_unused(op)
         for producer in producers:  # old weights, BN parameters
             if isinstance(producer, Operation):
                 _erase_if_dead(producer)
@@ -255,7 +266,10 @@ def _fused_location(ops: Sequence[Operation]) -> LocationAttr:
         return UnknownLoc()
     if len(locations) == 1:
         return locations[0]
-    return FusedLoc(ArrayAttr(locations), NoneAttr())
+    return FusedLoc(ArrayAttr(locations), _NO_METADATA)
+
+
+_NO_METADATA = NoneAttr()
 
 
 def _same(a: LocationAttr, b: LocationAttr) -> bool:
@@ -271,16 +285,6 @@ def _same(a: LocationAttr, b: LocationAttr) -> bool:
         if a.line.data != c.line.data or a.column.data != c.column.data:
             return False
     return a == b
-
-
-def _erase(op: Operation) -> None:
-    """Erases `op`, whose results have no use, from its block: what `Rewriter.erase_op`
-    does, but for replacing the (no) uses of each result by a new `ErasedSSAValue`, and
-    without a rewriter's listeners (there are none here)."""
-    block = op.parent
-    assert block is not None and all(r.first_use is None for r in op.results)
-    block.detach_op(op)
-    op.drop_all_references()
 
 
 _DEAD_IF_UNUSED: dict[type[Operation], bool] = {}
@@ -317,7 +321,7 @@ def _erase_if_dead(op: Operation) -> None:
         if op.parent is None or not _dead(op):
             continue
         work.extend(v.owner for v in op.operands if isinstance(v.owner, Operation))
-        _erase(op)
+        erase_unused(op)
 
 
 _Step = Callable[["_Fusion", Operation], bool]
@@ -353,9 +357,10 @@ def _rounded(values: np.ndarray, t: TensorType, weights: bool) -> np.ndarray | N
     dtype = dtypes.np_dtype(t.element_type)
     with np.errstate(over="ignore", under="ignore"):
         out = values.astype(dtype)
-    if not np.all(np.isfinite(out)):
+    if not np.isfinite(out).all():
         return None
-    if weights and np.any((out == 0) & (values != 0)):
+    # a nonzero weight rounded to zero: fewer nonzeros (a zero stays zero)
+    if weights and np.count_nonzero(out) != np.count_nonzero(values):
         return None
     return out
 
@@ -596,10 +601,9 @@ _PATTERNS: tuple[type[_FusionPattern], ...] = (
     FuseResidual,
     FuseActivation,
 )
-_STEPS = tuple(p.absorb for p in _PATTERNS)
-"""What a chain tries next, in the order the walker tries the patterns."""
-
 _STEPS_BY_TYPE: dict[type[Operation], tuple[_Step, ...]] = {}
+"""The steps that can absorb an op of each type (a pattern's `ANCHORS`), in the order the
+walker tries the patterns: where a chain starts, and what it tries next."""
 for _pattern in _PATTERNS:
     for _anchor in _pattern.ANCHORS:
         _STEPS_BY_TYPE[_anchor] = (*_STEPS_BY_TYPE.get(_anchor, ()), _pattern.absorb)

@@ -92,7 +92,7 @@ from ge_dialect.diagnostics import op_error
 from ge_dialect.utils.dtypes import itemsize
 from ge_dialect.utils.hypercut import SINK, SOURCE, min_hypercut
 from transforms import statistics
-from transforms.common import constant_of, refuse_assigned
+from transforms.common import constant_of, erase_unused, refuse_assigned
 from transforms.options import check_literal_options
 
 Boundary = Literal["keep", "nc1hwc0"]
@@ -197,8 +197,10 @@ def _simplify_conversions(module: builtin.ModuleOp) -> None:
 def _erase_dead_conversions(block: Block) -> None:
     """Erases the constants and trans_data the rewrite left unused (nothing else)."""
     for op in reversed(list(block.ops)):
-        if isinstance(op, ge.ConstOp | ge.TransDataOp) and not any(r.uses for r in op.results):
-            Rewriter.erase_op(op)
+        if isinstance(op, ge.ConstOp | ge.TransDataOp) and all(
+            r.first_use is None for r in op.results
+        ):
+            erase_unused(op)
 
 
 @dataclass
@@ -214,6 +216,9 @@ class _Layout:
     _bytes: dict[Attribute, int] = field(default_factory=dict)
     _by_id: dict[int, tuple[Attribute, TensorType]] = field(default_factory=dict)
     _bytes_by_id: dict[int, tuple[Attribute, int]] = field(default_factory=dict)
+    _fractal_z_by_id: dict[tuple[int, int], tuple[Attribute, TensorType]] = field(
+        default_factory=dict
+    )
 
     def c0(self, t: TensorType) -> int:
         """The C0 to write into `t`'s encoding (0: the dtype's default)."""
@@ -233,8 +238,14 @@ class _Layout:
         return found
 
     def fractal_z_type(self, t: Attribute, groups: int) -> TensorType:
+        key = (id(t), groups)  # by identity, as `nc1hwc0_type` (weights share type objects)
+        known = self._fractal_z_by_id.get(key)
+        if known is not None and known[0] is t:
+            return known[1]
         assert isinstance(t, TensorType)
-        return ge.with_format(t, ge.Format.FRACTAL_Z, self.c0(t), groups)
+        found = ge.with_format(t, ge.Format.FRACTAL_Z, self.c0(t), groups)
+        self._fractal_z_by_id[key] = (t, found)  # holds `t`: its id is not reused meanwhile
+        return found
 
     def conversion_bytes(self, value: SSAValue) -> int:
         """The bytes converting `value` between its type and NC1HWC0 moves (read + written),
@@ -411,8 +422,10 @@ class _Rewrite:
             assert isinstance(want, TensorType)
             shape = tuple(want.get_shape())
             array = const.logical_array()
-            array = array.reshape((1,) * (len(shape) - array.ndim) + array.shape)
-            new = ge.ConstOp.from_numpy(np.broadcast_to(array, shape), want)
+            if array.shape != shape:
+                array = array.reshape((1,) * (len(shape) - array.ndim) + array.shape)
+                array = np.broadcast_to(array, shape)
+            new = ge.ConstOp.from_numpy(array, want)
             new.attributes.update(const.attributes)
             point = InsertPoint.after(const)
         else:

@@ -18,7 +18,7 @@ was recorded).  The record and the reading are `ge_dialect.encodings`', shared w
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
 from xdsl.ir import Attribute, Operation
 
 from ge_dialect import encodings
@@ -31,6 +31,8 @@ def read_physical(value: Attribute, t: TensorType, op: Operation) -> np.ndarray:
     External data is memory-mapped; elided data, a missing file or a short file is a
     located error at `op`.
     """
+    if isinstance(value, DenseIntOrFPElementsAttr):  # (verified: its shape is the physical one)
+        return encodings.dense_to_numpy(value)
     return encodings.read_physical(value, encodings.physical_shape(t), t.element_type, op)
 
 

@@ -193,10 +193,15 @@ class ConstOp(IRDLOperation):
 
     def verifier_key_without_data(self) -> tuple[object, ...] | None:
         """What `verify_` reads when it does not read the data (so that located verification
-        can share its result among constants), or None when it does (C0 formats: padding)."""
+        can share its result among constants), or None when it does: a C0 format with
+        padding lanes, whose data the verifier reads, or a type too malformed to tell."""
         t = self.output.type
         if isinstance(t, TensorType) and tensor_format(t) in C0_FORMATS:
-            return None
+            try:
+                if has_padding_lanes(t):
+                    return None
+            except (ValueError, TypeError, KeyError):  # the verifier's to report
+                return None
         value = self.value
         if isinstance(value, DenseIntOrFPElementsAttr):
             return (ConstOp, t, DenseIntOrFPElementsAttr, value.type)
@@ -272,6 +277,10 @@ _FUSED_SEGMENTS = {
     for has_residual in (False, True)
 }
 """The operand segment sizes of a `ge.fused_conv2d`, by (has bias, has residual)."""
+
+
+_ACTIVATION_ATTRS = {a: ActivationAttr(a) for a in Activation}
+"""One attribute per activation (attributes are immutable values)."""
 
 
 @irdl_op_definition
@@ -359,7 +368,7 @@ class FusedConv2DOp(ConvolutionOp):
         properties: dict[str, Attribute] = {
             name: conv.properties[name] for name in ("strides", "pads", "dilations", "groups")
         }
-        properties["activation"] = ActivationAttr(activation)
+        properties["activation"] = _ACTIVATION_ATTRS.get(activation) or ActivationAttr(activation)
         if alpha is not None:
             properties["alpha"] = FloatAttr(alpha, f32)
         properties["operandSegmentSizes"] = _FUSED_SEGMENTS[bias is not None, residual is not None]

@@ -464,6 +464,8 @@ class GeOptMain(xDSLOptMain):
         self._output = _Buffer()
         self._writer: api.ExternalWriter | None = None
         self._shapes: dict[str, list[int]] = {}
+        self._imported: ModuleOp | None = None
+        """The module of the ONNX import, which `api.load` has verified already."""
         self._timings: list[tuple[str, float]] = []
         self._start = time.perf_counter()
         self.failed = False
@@ -813,7 +815,8 @@ class GeOptMain(xDSLOptMain):
         """
         model = self.args.input_file if self.args.input_file is not None else chunk.read()
         try:
-            return api.load(model, self._shapes, frontend="onnx", ctx=self.ctx)
+            self._imported = api.load(model, self._shapes, frontend="onnx", ctx=self.ctx)
+            return self._imported
         except GeError as e:
             raise LocatedParseError.unlocated(str(e), self.get_input_name()) from None
 
@@ -842,7 +845,8 @@ class GeOptMain(xDSLOptMain):
                 self.pipeline,
                 ctx=self.ctx,
                 name=self.get_input_name(),
-                verify=not self.args.disable_verify,
+                # (an ONNX import is verified: not again before the passes)
+                verify=not self.args.disable_verify and prog is not self._imported,
             )
         except DiagnosticException:
             raise

@@ -60,8 +60,15 @@ def is_supported(t: Attribute) -> bool:
     return type_name(t) in _TABLE
 
 
+_FLOATS: dict[type, np.dtype] = {type(t): d for t, d in _TABLE.values() if t.name.startswith("f")}
+"""The float element types' dtypes by class (a float type has no parameters)."""
+
+
 def np_dtype(t: Attribute) -> np.dtype:
     """The numpy dtype of an MLIR element type (little-endian, as xDSL stores dense data)."""
+    found = _FLOATS.get(type(t))
+    if found is not None:
+        return found
     name = type_name(t)
     if name not in _TABLE:
         raise ValueError(f"element type {t} has no numpy equivalent")

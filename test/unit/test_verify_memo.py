@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, TensorType, f16, f32
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    StringAttr,
+    TensorType,
+    f16,
+    f32,
+)
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import VerifyException
 
@@ -123,3 +130,39 @@ def test_a_constant_with_nonzero_padding_fails_and_nan_in_data_lanes_passes():
     )
     with pytest.raises(VerifyException, match="nonzero padding lanes"):
         bad.verify()
+
+
+TWO_FUNCTIONS = """
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  func.return %x : tensor<4xf32>
+}
+func.func @g(%y: tensor<4xf32>) -> tensor<4xf32> {
+  %a = ge.relu %y : tensor<4xf32>
+  func.return %a : tensor<4xf32>
+}
+"""
+
+
+def test_an_unchanged_function_is_not_verified_twice_and_isolation_is_still_checked(
+    monkeypatch,
+):
+    """A `func.func` that passed is not verified again while its properties and arguments
+    stay; the one rule of its verifier that reads its body (`IsolatedFromAbove`: no value
+    from outside) is `check_dominance`'s then, which `verify_module` runs after it."""
+    from ge_dialect.verify import verify_module
+
+    module = LocatingParser(make_context(), TWO_FUNCTIONS, "m.mlir").parse_module()
+    f, g = module.ops
+    verify_located(module)
+    calls = count_verifies(monkeypatch, f, g)
+    verify_located(module)
+    assert calls == {f: 0, g: 0}
+    (relu,) = (op for op in g.walk() if isinstance(op, ge.ReluOp))
+    relu.operands[0] = f.body.block.args[0]  # a value of another function
+    with pytest.raises(GeError, match=r"m.mlir:6:3: error: 'ge.relu' op operand #0 does not "):
+        verify_module(module)
+    assert calls == {f: 0, g: 0}
+    relu.operands[0] = g.body.block.args[0]
+    g.properties["sym_name"] = StringAttr("h")
+    verify_located(module)
+    assert calls[g] == 1
