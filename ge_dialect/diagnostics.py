@@ -65,6 +65,7 @@ from xdsl.utils.lexer import Input, Position, Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind
 
 from ge_dialect.utils.floats import FLOAT_DTYPES, decimal_bits
+from ge_dialect.utils.walk import walk_ops
 
 SPLAT_EXPAND_LIMIT = 1 << 20
 """A float splat of more elements keeps its one element (readers broadcast it): storing
@@ -537,7 +538,7 @@ def verify_located(module: Operation, fallback: str = "<unknown>") -> None:
     next, and checks it too.
     """
     kinds = _KINDS
-    for op in module.walk(reverse=False, region_first=True):
+    for op in walk_ops(module, region_first=True):
         kind = kinds.get(type(op))
         if kind is None:
             kind = (

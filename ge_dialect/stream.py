@@ -50,6 +50,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect.diagnostics import location_str, op_error
 from ge_dialect.utils.parsing import parse_i64, parse_parameter_list, parse_string
+from ge_dialect.utils.walk import walk_ops
 
 LABEL = "stream.label"
 """The discardable attribute holding a user stream label."""
@@ -283,7 +284,7 @@ def verify_streams(module: Operation) -> None:
     """
     labels: dict[str, tuple[int, Operation]] = {}
     functions: list[Operation] = []
-    for op in module.walk():
+    for op in walk_ops(module):
         if op.name == "func.func":
             functions.append(op)
         if not op.attributes:

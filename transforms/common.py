@@ -19,6 +19,7 @@ from xdsl.traits import Commutative
 
 from ge_dialect import ge, stream
 from ge_dialect.diagnostics import op_error
+from ge_dialect.utils.walk import walk_ops
 
 
 def erase_unused(op: Operation) -> None:
@@ -33,7 +34,7 @@ def erase_unused(op: Operation) -> None:
 
 def refuse_assigned(module: ModuleOp, pass_name: str) -> None:
     """Graph passes run before stream assignment: refuse a module that carries stream.id."""
-    for op in module.walk():
+    for op in walk_ops(module):
         if stream.ID in op.attributes:
             raise op_error(
                 op,

@@ -57,6 +57,7 @@ from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from ge_dialect import ge, stream
 from ge_dialect.utils import dtypes
+from ge_dialect.utils.walk import walk_ops
 from transforms import statistics
 from transforms.common import (
     erase_unused,
@@ -643,7 +644,7 @@ class FusePass(ModulePass):
         # meanwhile (with its parent op, for an op nested in one); new ops are not visited.
         pattern = FuseIntoConv()
         rewriter: PatternRewriter | None = None
-        for inner in list(op.body.walk()):
+        for inner in walk_ops(op)[1:]:  # (the module's body)
             if _erased(inner, op):
                 continue
             if rewriter is None:

@@ -91,6 +91,7 @@ from ge_dialect import ge
 from ge_dialect.diagnostics import op_error
 from ge_dialect.utils.dtypes import itemsize
 from ge_dialect.utils.hypercut import SINK, SOURCE, min_hypercut
+from ge_dialect.utils.walk import block_ops, walk_ops
 from transforms import statistics
 from transforms.common import constant_of, erase_unused, refuse_assigned
 from transforms.options import check_literal_options
@@ -189,14 +190,14 @@ def _simplify_conversions(module: builtin.ModuleOp) -> None:
         [CancelInverseTransData(), MergeSiblingTransData()], dce_enabled=False
     )
     _TransDataWalker(patterns).rewrite_module(module)
-    for fn in module.walk():
+    for fn in walk_ops(module):
         if isinstance(fn, func.FuncOp) and fn.body.blocks:
             _erase_dead_conversions(fn.body.block)
 
 
 def _erase_dead_conversions(block: Block) -> None:
     """Erases the constants and trans_data the rewrite left unused (nothing else)."""
-    for op in reversed(list(block.ops)):
+    for op in reversed(block_ops(block)):
         if isinstance(op, ge.ConstOp | ge.TransDataOp) and all(
             r.first_use is None for r in op.results
         ):
@@ -331,7 +332,7 @@ def _decide_layout(fn: func.FuncOp, fp32_c0: int, boundary: Boundary) -> _Layout
     """The layout of each op of `fn`'s body: a minimum hyperedge cut (module docstring)."""
     layout = _Layout(fp32_c0)
     block = fn.body.block
-    ops = list(block.ops)
+    ops = block_ops(block)
     if not any(isinstance(op, _SOURCES) for op in ops):
         return layout
     nodes: dict[SSAValue | Operation, int] = {}  # the free nodes of the cut
@@ -453,7 +454,7 @@ class _Rewrite:
         self.original[new] = value.type
 
     def run(self) -> None:
-        ops = list(self.block.ops)
+        ops = block_ops(self.block)
         if self.boundary == "nc1hwc0":
             for arg in list(self.block.args):
                 if arg in self.layout.arguments:
@@ -523,7 +524,7 @@ class ToNC1HWC0Pass(ModulePass):
         conversions = 0
         calls: list[func.CallOp] = []
         functions: list[func.FuncOp] = []
-        for o in op.walk():
+        for o in walk_ops(op):
             if isinstance(o, ge.TransDataOp):
                 conversions += 1
             elif isinstance(o, func.CallOp):
@@ -551,7 +552,7 @@ class ToNC1HWC0Pass(ModulePass):
                 inserted += rewrite.inserted
                 in_nc1hwc0 += len(layout.nc1hwc0)
         _simplify_conversions(op)
-        left = sum(isinstance(o, ge.TransDataOp) for o in op.walk())
+        left = sum(isinstance(o, ge.TransDataOp) for o in walk_ops(op))
         statistics.count(op, self.name, "trans-data-inserted", inserted)
         statistics.count(op, self.name, "trans-data-cancelled", conversions + inserted - left)
         statistics.count(op, self.name, "nc1hwc0-ops", in_nc1hwc0)

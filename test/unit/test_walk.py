@@ -1,0 +1,43 @@
+"""`walk_ops` and `block_ops` list what xDSL's `walk` and `Block.ops` yield, in order."""
+
+from __future__ import annotations
+
+import pytest
+
+from ge_dialect.diagnostics import LocatingParser
+from ge_dialect.dialects import make_context
+from ge_dialect.utils.walk import block_ops, walk_ops
+
+NESTED = """
+builtin.module {
+  func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+    %a = ge.relu %x : tensor<4xf32>
+    func.return %a : tensor<4xf32>
+  }
+  builtin.module @inner {
+    func.func @g() {
+      func.return
+    }
+    func.func private @declared()
+  }
+  func.func @h(%y: tensor<4xf32>) -> tensor<4xf32> {
+    func.return %y : tensor<4xf32>
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("region_first", [False, True])
+def test_walk_ops_is_xdsl_walk(region_first):
+    module = LocatingParser(make_context(), NESTED, "m.mlir").parse_module()
+    expected = list(module.walk(region_first=region_first))
+    assert len(expected) == 10
+    assert walk_ops(module, region_first=region_first) == expected
+
+
+def test_block_ops_is_the_block_s_ops():
+    module = LocatingParser(make_context(), NESTED, "m.mlir").parse_module()
+    for op in module.walk():
+        for region in op.regions:
+            for block in region.blocks:
+                assert block_ops(block) == list(block.ops)
