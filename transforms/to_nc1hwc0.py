@@ -126,6 +126,21 @@ def _storable(value: SSAValue) -> bool:
     return _is_rank4(value) and ge.tensor_format(value.type) in _STORABLE
 
 
+def _same_type(a: Attribute, b: Attribute) -> bool:
+    """`a == b`, answered at once for tensor types of different encodings (the pass's usual
+    question: a value's type against its NC1HWC0 or FRACTAL_Z one), where `==` would first
+    compare their shapes element by element."""
+    if a is b:
+        return True
+    if (
+        isinstance(a, TensorType)
+        and isinstance(b, TensorType)
+        and type(a.encoding) is not type(b.encoding)
+    ):
+        return False
+    return a == b
+
+
 def _is_constant(value: SSAValue) -> bool:
     """Defined by a `ge.const` (readable or elided): converted at compile time."""
     return isinstance(value.owner, ge.ConstOp)
@@ -177,9 +192,13 @@ class _TransDataWalker(PatternRewriteWalker):
     (every op of the module, once more per round after a round that rewrote something)."""
 
     def _populate_worklist(self, op: Operation | Region | Block) -> None:
-        for sub_op in op.walk(
-            reverse=not self.walk_reverse, region_first=not self.walk_regions_first
-        ):
+        reverse, region_first = not self.walk_reverse, not self.walk_regions_first
+        if isinstance(op, Operation):  # (a walk backwards is a walk forwards reversed)
+            found = walk_ops(op, region_first=region_first != reverse)
+            ops = reversed(found) if reverse else iter(found)
+        else:
+            ops = iter(op.walk(reverse=reverse, region_first=region_first))
+        for sub_op in ops:
             if isinstance(sub_op, ge.TransDataOp):
                 self._worklist.push(sub_op)
 
@@ -408,7 +427,7 @@ class _Rewrite:
     def convert(self, value: SSAValue, want: Attribute) -> SSAValue:
         """`value` in type `want`: a converted constant (reshaped and broadcast to `want`'s
         shape if needed) or one shared trans_data."""
-        if value.type == want:
+        if _same_type(value.type, want):
             return value
         key = (value, want)
         if key in self.converted:
@@ -448,7 +467,7 @@ class _Rewrite:
         op.operands[index] = self.convert(op.operands[index], want)
 
     def retype_result(self, value: SSAValue, want: Attribute) -> None:
-        if value.type == want:
+        if _same_type(value.type, want):
             return
         new = Rewriter.replace_value_with_new_type(value, want)
         self.original[new] = value.type

@@ -41,3 +41,11 @@ def test_block_ops_is_the_block_s_ops():
         for region in op.regions:
             for block in region.blocks:
                 assert block_ops(block) == list(block.ops)
+
+
+@pytest.mark.parametrize("region_first", [False, True])
+def test_a_walk_backwards_is_walk_ops_reversed(region_first):
+    """What `to_nc1hwc0._TransDataWalker` relies on for its backward walks."""
+    module = LocatingParser(make_context(), NESTED, "m.mlir").parse_module()
+    backwards = list(module.walk(reverse=True, region_first=region_first))
+    assert list(reversed(walk_ops(module, region_first=not region_first))) == backwards
