@@ -231,8 +231,8 @@ class _Fusion:
         producers = [v.owner for op in erased for v in op.operands]
         for op in reversed(erased):
             erase_unused(op)
-        for producer in producers:  # old weights, BN parameters
-            if isinstance(producer, Operation):
+        for producer in producers:  # old weights, BN parameters (not the ops just erased)
+            if isinstance(producer, Operation) and producer.parent is not None:
                 _erase_if_dead(producer)
 
 
@@ -296,8 +296,9 @@ unused, because the class declares no memory effect at all (every `MemoryEffect`
 
 def _dead(op: Operation) -> bool:
     """`is_trivially_dead(op)`, from a per-class answer where the class alone decides."""
-    if any(r.first_use is not None for r in op.results):
-        return False
+    for result in op.results:  # (a loop: no generator per op)
+        if result.first_use is not None:
+            return False
     cls = type(op)
     pure = _DEAD_IF_UNUSED.get(cls)
     if pure is None:
@@ -337,10 +338,10 @@ def _logical(value: SSAValue) -> np.ndarray | None:
     if type(const) is ge.ConstOp:
         data = const.value
         t = const.output.type
-        if (
-            isinstance(data, DenseIntOrFPElementsAttr)
-            and isinstance(t, TensorType)
-            and isinstance(t.encoding, NoneAttr)
+        if (  # (exact classes: a quick look; anything else takes the general path)
+            type(data) is DenseIntOrFPElementsAttr
+            and type(t) is TensorType
+            and type(t.encoding) is NoneAttr
             and (data.type is t or data.type == t)
         ):
             array = ge.dense_to_numpy(data)
