@@ -16,8 +16,22 @@ For mode `auto` the shapes carry no label; for mode `labels` they carry some (ev
 relu of `wide`, every other run of 16 ops of `deep`, runs of random labels in `random`), so
 that labels mode has streams and events to place.  It prints the time of the pass alone
 (`AssignStreamsPass.apply` on a fresh clone) as microseconds per op with Python's cyclic GC
-off, which shows whether the pass itself is linear (a flat row), and with the GC on (what a
-user pays), then the ratio of the largest size to the smallest.  The time is the process's
+off, which shows whether the pass itself is linear (a flat row), and with the GC on as
+ge-opt and `ge_dialect.api.compile` run passes (what their user pays): `compile` pauses the
+GC while the passes run (`api.gc_paused`), so the row times the pass with the GC paused
+plus the collection that the GC, on again, runs first (`gc.collect(0)`: it scans every
+object the pass allocated and left alive, the records and waits it inserted among them,
+and sends them on to the older generations), then the ratio of the largest size to the
+smallest.  What the row does not charge to the pass: the full collections that the new IR
+brings closer (one runs once the objects that survived since the last one outnumber a
+quarter of the heap; it scans the whole heap, here the module and its clone, 1 to 3 s at
+100k ops), a cost of the heap's size that the program pays after the passes, amortized
+over all it allocates.  A caller of `apply` with the GC running pays one inside the pass
+when the pass alone crosses that line: at 100k ops of `random` in mode `auto` (about 70k
+records and waits, 550k new objects against a heap of 2.2M), the run then takes twice
+as long.  The column `full GCs in a run` counts the collections of the oldest generation
+in one timed run with the GC on (the most over the runs): 0 when the pass runs as
+`compile` runs it.  The time is the process's
 CPU time (`--clock cpu`, the default: on a shared machine the wall clock also counts the
 time other processes hold the cores), or the wall clock (`--clock wall`).  Each figure is
 the best of at least --repeat runs, and of more (up to 30, about 2 s of runs) when runs are
@@ -35,11 +49,7 @@ The control row `walk` visits every op's operands, attributes and uses (the best
 walks of one clone): its growth per op is the machine's (caches on a larger heap: a 1k
 graph about fits in a core's cache, a 100k one in none), not an algorithm's.  A
 second table divides each figure by the walk's at the same size, which takes that growth
-out.  The column `full GCs in a run` counts the collections of the oldest generation in one
-timed run with the GC on (the most over the runs): each one scans the whole heap, here the
-module and its clone (1 to 3 s at 100k ops), and one comes once the objects that survive
-since the last one outnumber a quarter of the heap, so it follows the new IR the pass
-inserts (records, waits), a step that smaller sizes do not reach.  At 1k ops the
+out.  At 1k ops the
 transitive reduction's window (`REACH_WINDOW`, 1024 ops) spans the whole function, so that
 step does about half its work per op there, a small part of the whole.
 
@@ -393,11 +403,14 @@ def _timed_runs(fn: Callable[[ModuleOp], object], module: ModuleOp, gc_on: bool,
     """The best of `runs` runs of `fn` on fresh clones of `module` (the clone is not timed),
     in seconds of CPU or wall time, and the most full collections one run triggered.
 
-    With the GC on, a full collection precedes each run, as in `timer.measure`: each run
-    starts from the same state of the GC.  With the GC off, nothing is collected during a
-    run, so the clone and all the run made are still in the youngest generation afterwards:
-    a collection of that generation alone frees them, at the cost of their own size rather
-    than of the whole heap (at 10k ops a full collection takes longer than the pass)."""
+    Every run has the GC paused, as `api.compile` runs passes.  With the GC on, a full
+    collection precedes each run, as in `timer.measure` (each run starts from the same
+    state of the GC), and the time includes the collection of the youngest generation that
+    the GC runs first once it is on again: it scans all the pass allocated and left alive.
+    With the GC off, that collection follows the run untimed: the clone and all the run made
+    are still in the youngest generation, and it frees them at the cost of their own size
+    rather than of the whole heap (at 10k ops a full collection takes longer than the
+    pass)."""
     full = _FullCollections()
     best, most = math.inf, 0
     gc.collect()
@@ -408,10 +421,12 @@ def _timed_runs(fn: Callable[[ModuleOp], object], module: ModuleOp, gc_on: bool,
         full.count = 0
         gc.callbacks.append(full)
         try:
-            with contextlib.nullcontext() if gc_on else gc_paused():
-                start_cpu, start_wall = time.process_time(), time.perf_counter()
+            start_cpu, start_wall = time.process_time(), time.perf_counter()
+            with gc_paused():  # (as `api.compile` runs passes)
                 fn(clone)
-                cpu, wall = time.process_time() - start_cpu, time.perf_counter() - start_wall
+            if gc_on:  # the first collection once the GC is on again
+                gc.collect(0)
+            cpu, wall = time.process_time() - start_cpu, time.perf_counter() - start_wall
         finally:
             gc.callbacks.remove(full)
         best = min(best, cpu if clock == "cpu" else wall)
@@ -459,7 +474,8 @@ def scaling(shapes: list[str], sizes: list[int], modes: list[Mode], repeat: int,
     ctx = make_context()
     what = "CPU time of this process" if clock == "cpu" else "wall-clock time"
     print(f"assign-streams, microseconds per compute op ({what}; the pass alone on a fresh "
-          f"clone, best of {repeat} to 30 runs), GC off and on; `walk` is the control")
+          f"clone, best of {repeat} to 30 runs), GC off and on (paused in the pass, as "
+          f"api.compile runs it, then a young collection); `walk` is the control")
     header = " ".join(f"{f'{n:,}':>9s}" for n in sizes)
     last = f"{sizes[-1]:,} / {sizes[0]:,}"
     print(f"{'shape':8s} {'mode':7s} {'GC':4s} {header}   {last:>17s}  full GCs in a run",

@@ -388,8 +388,9 @@ def _data_type(element_type: Attribute, shape: tuple[int, ...]) -> TensorType:
 
 def dense_to_numpy(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
     """A read-only numpy view of a dense attribute (splats are broadcast)."""
-    shape = tuple(attr.get_shape())
-    flat = np.frombuffer(attr.data.data, dtype=np_dtype(attr.get_element_type()))
+    t = attr.type
+    shape = t.get_shape()
+    flat = np.frombuffer(attr.data.data, dtype=np_dtype(t.element_type))
     if flat.size == 1 and math.prod(shape) != 1:
         return np.broadcast_to(flat, shape)
     return flat.reshape(shape)

@@ -46,7 +46,9 @@ transitive closure, no pairwise test among the producers of a join, no re-sortin
 streams per merge.  The IR is read once (`_build_graph`, which also lists the ops with
 regions, where more functions may be) and written once (`_rewrite`); the deadlock check reads
 the waits chosen (it reads the block once more only when the input has stream ops of its
-own).  Users per op are made only for automatic streams.  Its tables per op (dependencies,
+own).  Users per op are made only for automatic streams.  Streams are small int keys into a
+table of stream descriptions (`_assign`) until they are numbered, so that the phases between
+compare and index ints rather than hash a tuple per op.  Its tables per op (dependencies,
 clocks, waits) are tuples of ints, which Python's cyclic GC stops tracking, so a large
 function's graph does not bring on the GC's full collections (the records and waits the
 pass inserts do count, as any new IR).
@@ -345,9 +347,15 @@ def _label(op: Operation) -> stream.LabelAttr | None:
     return label if label is not None and isinstance(label, stream.LabelAttr) else None
 
 
-def _assign(graph: _Graph, mode: Mode, max_streams: int) -> list[tuple]:
-    """The stream key of each op: ("auto", k), ("label", name, k) or ("comm",)."""
-    keys: list[tuple] = [("auto", 0)] * len(graph.ops)
+def _assign(graph: _Graph, mode: Mode, max_streams: int) -> tuple[list[int], list[tuple]]:
+    """The stream key of each op, and the table of keys: key k stands for the stream
+    `table[k]`, one of ("auto", k), ("label", name, k) and ("comm",); key 0 is ("auto", 0),
+    the main stream.  Keys are small ints (numbered by first use), so the phases that follow
+    compare and index them rather than hash tuples: one list of ints, whose objects Python
+    shares, rather than a tuple per op."""
+    n = len(graph.ops)
+    keys: list[int] = [0] * n
+    table: list[tuple] = [("auto", 0)]
     labels = graph.labels
     if mode == "single":
         for op, label in zip(graph.ops, labels, strict=True):
@@ -357,10 +365,20 @@ def _assign(graph: _Graph, mode: Mode, max_streams: int) -> list[tuple]:
                     f'has stream label "{label.label.data}", but mode=single runs everything '
                     "on one stream (GE E10055: stream labels need multi-stream)",
                 )
-        return keys
+        return keys, table
+    number: dict[tuple, int] = {table[0]: 0}  # the key of each stream of `table`
+
+    def key_of(stream_key: tuple) -> int:
+        key = number.get(stream_key)
+        if key is None:
+            key = number[stream_key] = len(table)
+            table.append(stream_key)
+        return key
+
     groups: dict[tuple, list[int]] = {}
-    label_keys: dict[str, tuple] = {}  # one key per label, shared by its ops
+    label_keys: dict[str, int] = {}  # one key per label, shared by its ops
     auto: list[int] = []
+    comm = -1
     collectives = graph.collectives
     for u, name in enumerate(graph.label_names):
         if name is not None:
@@ -368,9 +386,14 @@ def _assign(graph: _Graph, mode: Mode, max_streams: int) -> list[tuple]:
             if mode == "auto" and label is not None and label.inner_parallel.data:
                 groups.setdefault(("label", name), []).append(u)
             else:
-                keys[u] = label_keys.setdefault(name, ("label", name, 0))
+                key = label_keys.get(name)
+                if key is None:
+                    key = label_keys[name] = key_of(("label", name, 0))
+                keys[u] = key
         elif u in collectives:
-            keys[u] = ("comm",)
+            if comm < 0:
+                comm = key_of(("comm",))
+            keys[u] = comm
         elif mode == "auto":
             if not auto:
                 groups[("auto",)] = auto
@@ -382,16 +405,16 @@ def _assign(graph: _Graph, mode: Mode, max_streams: int) -> list[tuple]:
             chains = chain_cover(graph.succs, reduced, members, CLOSURE_FANOUT)
             if len(chains) > max_streams:
                 if not weight:
-                    weight = [0] * len(graph.ops)
+                    weight = [0] * n
                 for u in members:
                     weight[u] = _weight(graph.ops[u])
             streams = merge_lightest(chains, max_streams, weight)
             streams.sort(key=lambda s: s[0])
             for k, ops in enumerate(streams):
-                key = (*group_key, k)
+                key = key_of((*group_key, k))
                 for u in ops:
                     keys[u] = key
-    return keys
+    return keys, table
 
 
 def _weight(op: Operation) -> int:
@@ -400,102 +423,99 @@ def _weight(op: Operation) -> int:
     return cost.flops + cost.bytes_in + cost.bytes_out
 
 
-def _remove_ineffective_multi_stream(graph: _Graph, keys: list[tuple]) -> None:
+def _remove_ineffective_multi_stream(graph: _Graph, keys: list[int], table: list[tuple]) -> None:
     """GE's OptimizeIneffectiveMultiStreamPass on unlabelled ops (collectives included).
 
-    Ops are visited in block order, so when op u is visited the ops before it have their
-    final stream and those after it their first one: "is anything on the target stream
-    between u's last producer and its first user" is the last op visited on that stream,
-    or the next op of its first members after u (a bisection), O(log n) per op.
+    `keys` and `table` are `_assign`'s (key 0 the main stream).  Ops are visited in block
+    order, so when op u is visited the ops before it have their final stream and those after
+    it their first one: "is anything on the target stream between u's last producer and its
+    first user" is the last op visited on that stream, or the next op of its first members
+    after u (a bisection), O(log n) per op.
     """
-    members: dict[tuple, list[int]] = {}
+    members: list[list[int]] = [[] for _ in table]  # the first members of each stream
     for u, key in enumerate(keys):
-        members.setdefault(key, []).append(u)
-    last_visited: dict[tuple, int] = {}  # stream -> its last op before the current one
-    main = ("auto", 0)
+        members[key].append(u)
+    last_visited = [-1] * len(table)  # stream -> its last op before the current one
+    # the streams u may move onto: no label stream, the comm stream for collectives only
+    kind = [_TO_ANY if k[0] == "auto" else _TO_COMM if k[0] == "comm" else _TO_NONE for k in table]
     exit_preds = set(graph.exit_preds)
-    # Of each op, its first user and its users' one stream (`_MIXED` if several), as they
-    # are when the op is visited: its users come after it, so they have their first streams
-    # then.  Two entries per op in two lists, not a tuple of users per op.
+    # Of each op, its first user and its users' one stream (`_MIXED` if several, `_NONE`
+    # without users), as they are when the op is visited: its users come after it, so they
+    # have their first streams then.  Two ints per op in two lists, not users per op.
     n = len(graph.ops)
     first_users: list[int] = [n] * n
-    user_keys: list[tuple | None] = [None] * n
+    user_keys: list[int] = [_NONE] * n
     for v, ps in enumerate(graph.preds):
         key = keys[v]
         for u in ps:
             if u != ENTRY:
                 found = user_keys[u]
-                if found is None:
+                if found == _NONE:
                     first_users[u] = v  # users come in block order: the first one
                     user_keys[u] = key
-                elif found is not key and found != key:
+                elif found != key:
                     user_keys[u] = _MIXED
-    for u in range(n):
-        target = _ineffective_target(graph, keys, u, main, exit_preds, user_keys[u])
-        if target is not None:
-            last_pred = max((p for p in graph.preds[u] if p != ENTRY), default=-1)
-            first_user = first_users[u]
-            later = members.get(target, [])
+    labels = graph.labels
+    collectives = graph.collectives
+    for u, preds in enumerate(graph.preds):
+        # the one stream all producers and users of the unlabelled op u sit on, if any
+        target = _NONE
+        users_key = user_keys[u]
+        if labels[u] is None and preds and (users_key != _NONE or u in exit_preds):
+            for p in preds:
+                key = 0 if p == ENTRY else keys[p]
+                if target == _NONE:
+                    target = key
+                elif key != target:
+                    target = _NONE
+                    break
+            if target != _NONE and (
+                (users_key != _NONE and users_key != target)  # (`_MIXED` is no key)
+                or (target != 0 and u in exit_preds)
+                or target == keys[u]
+                or kind[target] == _TO_NONE
+                or (kind[target] == _TO_COMM and u not in collectives)
+            ):
+                target = _NONE
+        if target != _NONE:
+            last_pred = max(preds)  # (ENTRY is -1: below every op)
+            later = members[target]
             after = bisect.bisect_right(later, u)
             # something runs on the target stream between them: keep the parallelism
-            if last_visited.get(target, -1) <= last_pred and (
-                after == len(later) or later[after] >= first_user
+            if last_visited[target] <= last_pred and (
+                after == len(later) or later[after] >= first_users[u]
             ):
                 keys[u] = target
         last_visited[keys[u]] = u
 
 
-_MIXED = ("mixed",)
-"""The stream of an op's users when they sit on several (no stream key is this object)."""
+_NONE, _MIXED = -1, -2
+"""No stream (an op without users), and the stream of an op's users on several (no key)."""
+
+_TO_ANY, _TO_COMM, _TO_NONE = range(3)
+"""What may move onto a stream: any unlabelled op (automatic streams), collectives only
+(the comm stream), none (label streams)."""
 
 
-def _ineffective_target(
-    graph: _Graph,
-    keys: list[tuple],
-    u: int,
-    main: tuple,
-    exit_preds: set[int],
-    users_key: tuple | None,
-) -> tuple | None:
-    """The one stream all producers and users of the unlabelled op `u` sit on, if `u` may
-    move there (not its own stream, not a label stream, the comm stream for a collective
-    only), else None.  `users_key` is the stream of `u`'s users (None without users,
-    `_MIXED` when they sit on several)."""
-    preds = graph.preds[u]
-    if graph.labels[u] is not None or not preds or not (users_key is not None or u in exit_preds):
-        return None  # it needs producers and users, all on one stream
-    target = None
-    for p in preds:
-        key = main if p == ENTRY else keys[p]
-        if target is None:
-            target = key
-        elif key != target:
-            return None
-    if users_key is not None and users_key != target:  # (`_MIXED` differs from any key)
-        return None
-    if u in exit_preds and main != target:
-        return None
-    assert target is not None
-    if target == keys[u] or target[0] == "label":
-        return None
-    if target[0] == "comm" and u not in graph.collectives:
-        return None  # the comm stream runs collectives only
-    return target
-
-
-def _number_streams(graph: _Graph, keys: list[tuple]) -> tuple[list[int], list[_Stream]]:
+def _number_streams(
+    graph: _Graph, keys: list[int], table: list[tuple]
+) -> tuple[list[int], list[_Stream]]:
     """Stream ids: 0 main, label streams by first appearance, automatic streams by first op,
     then comm."""
-    first: dict[tuple, int] = {}
+    first: dict[int, int] = {}
     for u, key in enumerate(keys):
-        first.setdefault(key, u)
-    autos = sorted((k for k in first if k[0] == "auto"), key=first.__getitem__)
-    main = autos[0] if autos else ("auto", 0)
-    labels_ = sorted((k for k in first if k[0] == "label"), key=first.__getitem__)
-    comm = [k for k in first if k[0] == "comm"]
+        if key not in first:
+            first[key] = u
+    firsts = sorted(first, key=first.__getitem__)  # the keys by first op
+    autos = [k for k in firsts if table[k][0] == "auto"]
+    main = autos[0] if autos else 0
+    labels_ = [k for k in firsts if table[k][0] == "label"]
+    comm = [k for k in first if table[k][0] == "comm"]
     order = [main, *labels_, *(k for k in autos if k != main), *comm]
-    number = {k: i for i, k in enumerate(order)}
-    streams = [_Stream(k) for k in order]
+    number = [0] * len(table)
+    for i, k in enumerate(order):
+        number[k] = i
+    streams = [_Stream(table[k]) for k in order]
     ids = [number[k] for k in keys]
     for u, sid in enumerate(ids):
         streams[sid].ops.append(u)
@@ -927,10 +947,10 @@ class AssignStreamsPass(ModulePass):
             raise op_error(
                 graph.assigned, "is already assigned to a stream: run --assign-streams once"
             )
-        keys = _assign(graph, self.mode, self.max_streams)
+        keys, table = _assign(graph, self.mode, self.max_streams)
         if self.mode != "single":
-            _remove_ineffective_multi_stream(graph, keys)
-        ids, streams = _number_streams(graph, keys)
+            _remove_ineffective_multi_stream(graph, keys, table)
+        ids, streams = _number_streams(graph, keys, table)
         events = _choose_waits(graph, ids, len(streams) or 1)
         _rewrite(block, graph, ids, events)
         if graph.stream_ops or not _waits_run_forward(events, len(graph.ops)):

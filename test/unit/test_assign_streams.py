@@ -1149,11 +1149,11 @@ def test_ineffective_multi_stream_moves_as_the_quadratic_reference(recipe: Recip
         return
     module = recipe.build()
     graph = _build_graph(function_block(module))
-    keys = _assign(graph, recipe.mode, recipe.max_streams)
-    expected = list(keys)
+    keys, table = _assign(graph, recipe.mode, recipe.max_streams)
+    expected = [table[k] for k in keys]
     quadratic_remove_ineffective(graph, expected)
-    _remove_ineffective_multi_stream(graph, keys)
-    assert keys == expected
+    _remove_ineffective_multi_stream(graph, keys, table)
+    assert [table[k] for k in keys] == expected
 
 
 def wide(n: int, labelled: bool = False) -> ModuleOp:
