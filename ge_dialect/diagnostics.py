@@ -462,9 +462,11 @@ op."""
 
 
 def _function_inputs(op: Operation) -> tuple[object, ...] | None:
-    """What the verifier of `func.func` reads but the ops in its body: its properties, its
-    parent and its blocks' count and entry argument types (None: not memoised, when it is
-    not in a module, whose body needs no terminator)."""
+    """What the verifier of `func.func` reads but the ops in its body: its properties and
+    its blocks' count and entry argument types (None: not memoised, when it is not in a
+    module, whose body needs no terminator: the one rule that reads its place).  Attributes
+    and numbers only: the key of a function in `_VERIFIED` must not hold the function, or
+    the weak dictionary would keep it (and its module) alive."""
     block = op.parent
     if block is None or not isinstance(block.parent_op(), ModuleOp):
         return None
@@ -472,7 +474,6 @@ def _function_inputs(op: Operation) -> tuple[object, ...] | None:
     first = blocks.first
     return (
         *op.properties.items(),
-        block,
         len(blocks),
         *([] if first is None else [a.type for a in first.args]),
     )

@@ -166,3 +166,17 @@ def test_an_unchanged_function_is_not_verified_twice_and_isolation_is_still_chec
     g.properties["sym_name"] = StringAttr("h")
     verify_located(module)
     assert calls[g] == 1
+
+
+def test_the_memory_of_verification_does_not_keep_a_module_alive():
+    """`_VERIFIED` is a weak dictionary: its keys (functions included) must not hold their
+    op, or a verified module would never be freed."""
+    import gc
+    import weakref
+
+    module = LocatingParser(make_context(), TWO_FUNCTIONS, "m.mlir").parse_module()
+    verify_located(module)
+    f = weakref.ref(next(iter(module.ops)))
+    del module
+    gc.collect()
+    assert f() is None
