@@ -465,16 +465,6 @@ def _bn_plain(c, node, x, weight, bias, mean, var, training, momentum, eps, *res
     return _batch_norm(c, node, x, weight, bias, mean, var, eps)
 
 
-@_handles("aten.relu")
-def _relu(c, node, x) -> Tensor:
-    return c.b.relu(c.t(x), name=c.name(node))
-
-
-@_handles("aten.relu6")
-def _relu6(c, node, x) -> Tensor:
-    return c.b.relu6(c.t(x), name=c.name(node))
-
-
 @_handles("aten.hardtanh")
 def _hardtanh(c, node, x, min_val=-1.0, max_val=1.0) -> Tensor:
     if min_val == 0 and max_val == 6:
@@ -499,14 +489,17 @@ def _leaky_relu(c, node, x, negative_slope=0.01) -> Tensor:
     return c.b.leaky_relu(c.t(x), float(negative_slope), name=c.name(node))
 
 
-@_handles("aten.sigmoid")
-def _sigmoid(c, node, x) -> Tensor:
-    return c.b.sigmoid(c.t(x), name=c.name(node))
+def _unary(method: str) -> Handler:
+    """The handler of an ATen op that is the builder's one-input op `method`."""
+
+    def handle(c, node, x) -> Tensor:
+        return getattr(c.b, method)(c.t(x), name=c.name(node))
+
+    return handle
 
 
-@_handles("aten.silu")
-def _silu(c, node, x) -> Tensor:
-    return c.b.silu(c.t(x), name=c.name(node))
+for _method in ("relu", "relu6", "sigmoid", "silu"):
+    _handles(f"aten.{_method}")(_unary(_method))
 
 
 def _check_same_dtype(node, *tensors: Tensor) -> None:
