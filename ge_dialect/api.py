@@ -64,15 +64,16 @@ def decode(data: bytes, name: str) -> str:
         ) from None
 
 
-def read_text(path: str) -> str:
-    """The text of the file `path` (a `GeError` when it cannot be read or is not UTF-8)."""
+def read_text(path: str, what: str = "input") -> str:
+    """The text of the file `path` (a `GeError`, "cannot read <what>", when it cannot be
+    read or is not UTF-8)."""
     try:
         with open(path, "rb") as f:
             data = f.read()
     except OSError as e:
-        raise GeError(f"{path}: error: cannot read input: {e.strerror}") from None
+        raise GeError(f"{path}: error: cannot read {what}: {e.strerror or e}") from None
     except ValueError as e:  # a NUL in the path
-        raise GeError(f"{path}: error: cannot read input: {e}") from None
+        raise GeError(f"{path}: error: cannot read {what}: {e}") from None
     return decode(data, path)
 
 

@@ -84,15 +84,9 @@ def read_pdl(path: str, ctx: Context) -> ModuleOp:
     """The PDL module of the file `path`, parsed and verified with located diagnostics: a
     `GeError` naming the file when it cannot be read, `path:line:col: error: ...` when it
     does not parse or verify."""
+    text = api.read_text(path, "PDL patterns")
     try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise GeError(f"{path}: error: cannot read PDL patterns: {e.strerror or e}") from None
-    except ValueError as e:  # a NUL in the path
-        raise GeError(f"{path}: error: cannot read PDL patterns: {e}") from None
-    try:
-        module = api.parse(api.decode(data, path), path, ctx=ctx)
+        module = api.parse(text, path, ctx=ctx)
         api.verify(module, path)
     except GeError as e:  # a plain GeError: not the input's parse error
         raise GeError(str(e)) from None
