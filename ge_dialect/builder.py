@@ -186,6 +186,10 @@ class GraphBuilder:
         self.block = Block()
         self._inputs: list[tuple[str, TensorType]] = []
         self._scopes: list[stream.LabelAttr] = []
+        self._labels: dict[tuple[str, int, bool], stream.LabelAttr] = {}
+        """One attribute per distinct label, shared by every scope that opens it: uniqued,
+        as MLIR's context uniques attributes (a pass that reads the labels of many ops then
+        reads one object per label, not one per scope)."""
         self._built = False
         self._tokens: list[contextvars.Token] = []
 
@@ -253,9 +257,11 @@ class GraphBuilder:
     def enter_stream(
         self, stream_tag: str, stream_priority: int = 0, enable_inner_parallel: bool = True
     ) -> None:
-        self._scopes.append(
-            stream.LabelAttr(str(stream_tag), int(stream_priority), bool(enable_inner_parallel))
-        )
+        key = (str(stream_tag), int(stream_priority), bool(enable_inner_parallel))
+        label = self._labels.get(key)
+        if label is None:
+            label = self._labels[key] = stream.LabelAttr(*key)
+        self._scopes.append(label)
 
     def exit_stream(self) -> None:
         if not self._scopes:

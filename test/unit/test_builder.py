@@ -94,6 +94,24 @@ def test_innermost_scope_wins_and_the_outer_one_resumes():
     assert label_of(d) == stream.LabelAttr("outer", 1, True)
 
 
+def test_a_label_is_one_attribute_for_every_scope_that_opens_it():
+    """Uniqued as MLIR's context uniques attributes: two scopes of the same label share one
+    object; a label that differs in its tag, priority or inner parallelism is another."""
+    b = GraphBuilder()
+    x = b.input("x", [4])
+    ops = []
+    for tag, priority, inner in [("1", 0, True), ("1", 0, True), ("2", 0, True),
+                                 ("1", 3, True), ("1", 0, False), ("1", 0, True)]:
+        with b.stream_switch(tag, priority, inner):
+            ops.append(b.relu(x))  # (not built: a label has one priority per graph)
+    first, again, other_tag, other_priority, serial, later = map(label_of, ops)
+    assert first is again is later
+    assert len({id(a) for a in (first, other_tag, other_priority, serial)}) == 4
+    assert (other_tag, other_priority, serial) == (
+        stream.LabelAttr("2", 0, True), stream.LabelAttr("1", 3, True),
+        stream.LabelAttr("1", 0, False))
+
+
 def test_wait_tensor_adds_the_edge_and_rebinds_the_handle():
     with GraphBuilder() as b:
         x = b.input("x", [4])
