@@ -8,6 +8,8 @@ verifier and the passes visit every op several times per pipeline, so it shows.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.ir import Block, Operation
 
 
@@ -16,25 +18,27 @@ def walk_ops(op: Operation, *, region_first: bool = False) -> list[Operation]:
     same order (each op before its regions' ops, or after them with `region_first`).  The
     list is taken at once: changes to the IR after the call do not show in it."""
     found: list[Operation] = []
-    append = found.append
-
-    def visit(outer: Operation) -> None:
-        if not region_first:
-            append(outer)
-        for region in outer.regions:
-            for block in region.blocks:
-                inner = block.first_op
-                while inner is not None:
-                    if inner.regions:
-                        visit(inner)
-                    else:
-                        append(inner)
-                    inner = inner.next_op
-        if region_first:
-            append(outer)
-
-    visit(op)
+    _visit(op, found.append, region_first)
     return found
+
+
+def _visit(outer: Operation, append: Callable[[Operation], None], region_first: bool) -> None:
+    """Appends `outer` and the ops nested in it (`walk_ops`).  A function of the module: a
+    closure that calls itself would be a reference cycle holding the list of every op,
+    which only a collection of the cyclic GC would free."""
+    if not region_first:
+        append(outer)
+    for region in outer.regions:
+        for block in region.blocks:
+            inner = block.first_op
+            while inner is not None:
+                if inner.regions:
+                    _visit(inner, append, region_first)
+                else:
+                    append(inner)
+                inner = inner.next_op
+    if region_first:
+        append(outer)
 
 
 def block_ops(block: Block) -> list[Operation]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 
 from ge_dialect.diagnostics import LocatingParser
@@ -49,3 +51,18 @@ def test_a_walk_backwards_is_walk_ops_reversed(region_first):
     module = LocatingParser(make_context(), NESTED, "m.mlir").parse_module()
     backwards = list(module.walk(reverse=True, region_first=region_first))
     assert list(reversed(walk_ops(module, region_first=not region_first))) == backwards
+
+
+
+def test_a_walk_leaves_no_reference_cycle():
+    """Its list goes when its caller drops it, not at the next collection of the cyclic GC
+    (which would scan every op in it)."""
+    module = LocatingParser(make_context(), NESTED, "m.mlir").parse_module()
+    gc.collect()
+    gc.disable()
+    try:
+        for region_first in (False, True):
+            walk_ops(module, region_first=region_first)
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
