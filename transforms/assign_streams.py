@@ -190,6 +190,31 @@ _RECORD, _WAIT = 1, 2
 _STREAM_OPS: dict[type, int] = {}  # _RECORD, _WAIT or 0 for each op class met so far
 
 
+def _sources_of(value: SSAValue, sources: dict[int, tuple[int, ...]]) -> tuple[int, ...]:
+    """The producers of `value` for `_build_graph` (`sources` maps the `id` of each value
+    seen so far to its producers; this adds those of wait_tensor results).  A function of
+    the module, not a closure: a closure that calls itself is a reference cycle, which
+    would keep `sources` (a tuple per op) alive for the cyclic GC to find."""
+    found = sources.get(id(value))
+    if found is not None:
+        return found
+    owner = value.owner
+    if isinstance(owner, Block):
+        return (ENTRY,)
+    if isinstance(owner, ge.ConstOp):
+        return ()
+    if isinstance(owner, stream.WaitTensorOp):
+        found = tuple(
+            dict.fromkeys(
+                _sources_of(owner.input, sources) + _sources_of(owner.dependency, sources)
+            )
+        )
+        sources[id(value)] = found
+        return found
+    # not a compute op of the block seen so far (their results are in `sources`)
+    return ()
+
+
 def _build_graph(block: Block) -> _Graph:
     """The dependency graph of `block`: data edges and wait_tensor edges between its compute
     ops (constants need nothing; a wait_tensor passes on both its operands' producers).
@@ -208,22 +233,6 @@ def _build_graph(block: Block) -> _Graph:
     collectives: set[int] = set()
     stream_ops = False
     assigned: Operation | None = None
-
-    def sources_of(value: SSAValue) -> tuple[int, ...]:
-        found = sources.get(id(value))
-        if found is not None:
-            return found
-        owner = value.owner
-        if isinstance(owner, Block):
-            return (ENTRY,)
-        if isinstance(owner, ge.ConstOp):
-            return ()
-        if isinstance(owner, stream.WaitTensorOp):
-            found = tuple(dict.fromkeys(sources_of(owner.input) + sources_of(owner.dependency)))
-            sources[id(value)] = found
-            return found
-        # not a compute op of the block seen so far (their results are in `sources`)
-        return ()
 
     preds: list[tuple[int, ...]] = []
     exit_preds: list[int] = []
@@ -253,7 +262,7 @@ def _build_graph(block: Block) -> _Graph:
             kind = _kind(op)
         if kind == _WAIT_TENSOR:
             # in block order, so that a chain of wait_tensors never recurses deeply
-            sources_of(cast(stream.WaitTensorOp, op).output)
+            _sources_of(cast(stream.WaitTensorOp, op).output, sources)
             wait_tensors.append(cast(stream.WaitTensorOp, op))
             continue
         if kind == _CONST:
@@ -266,7 +275,7 @@ def _build_graph(block: Block) -> _Graph:
         for value in op.operands:
             found = get(id(value))
             if found is None:
-                found = sources_of(value)
+                found = _sources_of(value, sources)
             if deps is None:
                 deps = found
             elif more is None:
