@@ -51,7 +51,12 @@ graph about fits in a core's cache, a 100k one in none), not an algorithm's.  A
 second table divides each figure by the walk's at the same size, which takes that growth
 out.  At 1k ops the
 transitive reduction's window (`REACH_WINDOW`, 1024 ops) spans the whole function, so that
-step does about half its work per op there, a small part of the whole.
+step does about half its work per op there, a small part of the whole.  What the clock
+cannot separate from the caches, `test/unit/test_assign_streams_work.py` counts: the Python
+lines the pass runs per op on these shapes, flat within 10% from 500 to 8,000 ops (a
+quadratic step shows there whatever the machine).  The labelled shapes open a scope per op;
+GraphBuilder gives every scope of one label the same attribute (uniqued, as in MLIR), so
+the pass reads one label object per label, as on a graph whose scopes span many ops.
 
 **waits** (`--section waits`): graphs of about `--sizes` ops (1k and 10k by default) with
 parallel branches (a trunk that forks into 2..6 branches of relu / sigmoid / matmul chains
@@ -481,6 +486,7 @@ def scaling(shapes: list[str], sizes: list[int], modes: list[Mode], repeat: int,
     print(f"{'shape':8s} {'mode':7s} {'GC':4s} {header}   {last:>17s}  full GCs in a run",
           flush=True)
     relative: list[str] = []  # the second table
+    growth: dict[str, tuple[float, float, float]] = {}  # shape -> largest growth: raw, walk, relative
     for shape in shapes:
         best: dict[tuple[str, bool], dict[int, float]] = {}  # microseconds per op, by size
         fulls: dict[tuple[str, bool], dict[int, int]] = {}
@@ -531,6 +537,12 @@ def scaling(shapes: list[str], sizes: list[int], modes: list[Mode], repeat: int,
             gc.collect()
         rows = {key: [figures[n] for n in sizes] for key, figures in best.items()}
         walk = rows[("walk", False)]
+        passes = [values for (mode, _), values in rows.items() if mode != "walk"]
+        growth[shape] = (
+            max(v[-1] / v[0] for v in passes),
+            walk[-1] / walk[0],
+            max(v[-1] / v[0] / (walk[-1] / walk[0]) for v in passes),
+        )
         for (mode, gc_on), values in rows.items():
             cells = " ".join(f"{v:9.2f}" if mode == "walk" else f"{v:9.1f}" for v in values)
             collections = (" ".join(str(fulls[(mode, gc_on)][n]) for n in sizes) if gc_on else
@@ -546,6 +558,11 @@ def scaling(shapes: list[str], sizes: list[int], modes: list[Mode], repeat: int,
     print("the same in units of the control: per-op cost / the walk's per-op cost at that size")
     print(f"{'shape':8s} {'mode':7s} {'GC':4s} {header}   {last:>17s}")
     print("\n".join(relative), flush=True)
+    print()
+    print(f"largest growth from {sizes[0]:,} to {sizes[-1]:,} ops (1.30x or less is flat):")
+    for shape, (raw, control, units) in growth.items():
+        print(f"{shape:8s} the pass {raw:.2f}x, the walk {control:.2f}x, "
+              f"the pass in units of the walk {units:.2f}x")
 
 
 def main() -> None:
