@@ -14,47 +14,45 @@ is parsed), at `--scaling-sizes` compute ops (1k, 10k and 100k by default):
 
 For mode `auto` the shapes carry no label; for mode `labels` they carry some (every other
 relu of `wide`, every other run of 16 ops of `deep`, runs of random labels in `random`), so
-that labels mode has streams and events to place.  It prints the time of the pass alone
+that labels mode has streams and events to place. It prints the time of the pass alone
 (`AssignStreamsPass.apply` on a fresh clone) as microseconds per op with Python's cyclic GC
 off, which shows whether the pass itself is linear (a flat row), and with the GC on as
 ge-opt and `ge_dialect.api.compile` run passes (what their user pays): `compile` pauses the
 GC while the passes run (`api.gc_paused`), so the row times the pass with the GC paused
 plus the collection that the GC, on again, runs first (`gc.collect(0)`: it scans every
-object the pass allocated and left alive, the records and waits it inserted among them,
-and sends them on to the older generations), then the ratio of the largest size to the
-smallest.  What the row does not charge to the pass: the full collections that the new IR
+object the pass allocated and left alive, the records and waits it inserted among them, and
+sends them on to the older generations), then the ratio of the largest size to the
+smallest. What the row does not charge to the pass: the full collections that the new IR
 brings closer (one runs once the objects that survived since the last one outnumber a
 quarter of the heap; it scans the whole heap, here the module and its clone, 1 to 3 s at
-100k ops), a cost of the heap's size that the program pays after the passes, amortized
-over all it allocates.  A caller of `apply` with the GC running pays one inside the pass
-when the pass alone crosses that line: at 100k ops of `random` in mode `auto` (about 70k
-records and waits, 550k new objects against a heap of 2.2M), the run then takes twice
-as long.  The column `full GCs in a run` counts the collections of the oldest generation
-in one timed run with the GC on (the most over the runs): 0 when the pass runs as
-`compile` runs it.  The time is the process's
-CPU time (`--clock cpu`, the default: on a shared machine the wall clock also counts the
-time other processes hold the cores), or the wall clock (`--clock wall`).  Each figure is
-the best of at least --repeat runs, and of more (up to 30, about 2 s of runs) when runs are
-short (30 at 1k ops, --repeat at 100k); only the first size runs once untimed first (to
-calibrate and warm up), the larger ones estimate their run count from the smaller one.  The
-smaller sizes are measured once more after the largest, and each of their figures is the
-better of the two rounds (on a shared machine, a burst of load from others then spoils one
-round, minutes apart from the other, rather than the figure).
-Modules are built and cloned with the GC paused (not timed: at 100k ops the full collections
-a growing heap triggers cost more than the building); a full collection precedes every run
-with the GC on (as in `timer.measure`), and a collection of the youngest generation, where
-a run with the GC off leaves its clone, follows every such run.
+100k ops), a cost of the heap's size that the program pays after the passes, amortized over
+all it allocates. A caller of `apply` with the GC running pays one inside the pass when the
+pass alone crosses that line: at 100k ops of `random` in mode `auto` (about 70k records and
+waits, 550k new objects against a heap of 2.2M), the run then takes twice as long. The
+column `full GCs in a run` counts the collections of the oldest generation in one timed run
+with the GC on (the most over the runs): 0 when the pass runs as `compile` runs it. The
+time is the process's CPU time (`--clock cpu`, the default: on a shared machine the wall
+clock also counts the time other processes hold the cores), or the wall clock (`--clock
+wall`). Each figure is the best of at least --repeat runs, and of more (up to 30, about 2 s
+of runs) when runs are short (30 at 1k ops, --repeat at 100k); only the first size runs
+once untimed first (to calibrate and warm up), the larger ones estimate their run count
+from the smaller one. The smaller sizes are measured once more after the largest, and each
+of their figures is the better of the two rounds (on a shared machine, a burst of load from
+others then spoils one round, minutes apart from the other, rather than the figure).
+Modules are built and cloned with the GC paused (not timed: at 100k ops the full
+collections a growing heap triggers cost more than the building); a full collection
+precedes every run with the GC on (as in `timer.measure`), and a collection of the youngest
+generation, where a run with the GC off leaves its clone, follows every such run.
 
 The control row `walk` visits every op's operands, attributes and uses (the best of as many
 walks of one clone): its growth per op is the machine's (caches on a larger heap: a 1k
-graph about fits in a core's cache, a 100k one in none), not an algorithm's.  A
-second table divides each figure by the walk's at the same size, which takes that growth
-out.  At 1k ops the
-transitive reduction's window (`REACH_WINDOW`, 1024 ops) spans the whole function, so that
-step does about half its work per op there, a small part of the whole.  What the clock
+graph about fits in a core's cache, a 100k one in none), not an algorithm's. A second table
+divides each figure by the walk's at the same size, which takes that growth out. At 1k ops
+the transitive reduction's window (`REACH_WINDOW`, 1024 ops) spans the whole function, so
+that step does about half its work per op there, a small part of the whole. What the clock
 cannot separate from the caches, `test/unit/test_assign_streams_work.py` counts: the Python
 lines the pass runs per op on these shapes, flat within 10% from 500 to 8,000 ops (a
-quadratic step shows there whatever the machine).  The labelled shapes open a scope per op;
+quadratic step shows there whatever the machine). The labelled shapes open a scope per op;
 GraphBuilder gives every scope of one label the same attribute (uniqued, as in MLIR), so
 the pass reads one label object per label, as on a graph whose scopes span many ops.
 
@@ -486,7 +484,8 @@ def scaling(shapes: list[str], sizes: list[int], modes: list[Mode], repeat: int,
     print(f"{'shape':8s} {'mode':7s} {'GC':4s} {header}   {last:>17s}  full GCs in a run",
           flush=True)
     relative: list[str] = []  # the second table
-    growth: dict[str, tuple[float, float, float]] = {}  # shape -> largest growth: raw, walk, relative
+    # shape -> its largest growth: the pass's, the walk's, the pass's in units of the walk
+    growth: dict[str, tuple[float, float, float]] = {}
     for shape in shapes:
         best: dict[tuple[str, bool], dict[int, float]] = {}  # microseconds per op, by size
         fulls: dict[tuple[str, bool], dict[int, int]] = {}
