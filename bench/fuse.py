@@ -26,8 +26,8 @@ from timer import measure, stopwatch
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.transforms.canonicalize import CanonicalizePass
 
-from ge_dialect.builder import GraphBuilder, Tensor
-from ge_dialect.dialects import make_context
+from ge_dialect.frontend.builder import GraphBuilder, Tensor
+from ge_dialect.ir.registry import make_context
 from transforms.fuse import FusePass
 
 BLOCK_OPS = 17  # 2 weights + 8 BN parameters + conv, bn, relu, conv, bn, add, relu

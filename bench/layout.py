@@ -43,9 +43,9 @@ from xdsl.ir import Operation
 from xdsl.transforms.canonicalize import CanonicalizePass
 
 import transforms.to_nc1hwc0 as layout_pass
-from ge_dialect import ge
-from ge_dialect.builder import GraphBuilder, Tensor
-from ge_dialect.dialects import make_context
+from ge_dialect.ir.dialects import ge
+from ge_dialect.frontend.builder import GraphBuilder, Tensor
+from ge_dialect.ir.registry import make_context
 from ge_dialect.utils.dtypes import itemsize
 from transforms.to_nc1hwc0 import ToNC1HWC0Pass
 

@@ -33,9 +33,9 @@ from xdsl.dialects.func import Func
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from ge_dialect.diagnostics import LocatingParser
-from ge_dialect.dialects import make_context
-from ge_dialect.verify import verify_module
+from ge_dialect.ir.parser import LocatingParser
+from ge_dialect.ir.registry import make_context
+from ge_dialect.ir.verify import verify_module
 
 ACT = "tensor<1x64x28x28xf32>"
 ACT5 = "tensor<1x64x28x28xf32, #ge.format<NC1HWC0>>"

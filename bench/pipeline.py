@@ -38,8 +38,8 @@ from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
 
 from ge_dialect import api
-from ge_dialect.diagnostics import forget_verified
-from ge_dialect.dialects import make_context
+from ge_dialect.ir.verify import forget_verified
+from ge_dialect.ir.registry import make_context
 from transforms import parse_pipeline
 
 PIPELINE = "fuse,to-nc1hwc0,assign-streams"

@@ -33,7 +33,7 @@ import numpy as np
 from xdsl.dialects import func
 
 from ge_dialect import api
-from ge_dialect.builder import GraphBuilder
+from ge_dialect.frontend.builder import GraphBuilder
 from ge_dialect.sim.program import read_program
 from ge_dialect.sim.topology import CLUSTER_TOPOLOGY, DEFAULT_TOPOLOGY
 

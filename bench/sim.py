@@ -95,8 +95,9 @@ from collections.abc import Callable  # noqa: E402
 import numpy as np  # noqa: E402
 from xdsl.dialects.builtin import ModuleOp  # noqa: E402
 
-from ge_dialect import api, stream  # noqa: E402
-from ge_dialect.builder import GraphBuilder, Tensor  # noqa: E402
+from ge_dialect import api
+from ge_dialect.ir.dialects import stream
+from ge_dialect.frontend.builder import GraphBuilder, Tensor  # noqa: E402
 from ge_dialect.sim import executor  # noqa: E402
 from ge_dialect.sim.kernel_model import _conv_gemm, kernel_time  # noqa: E402
 from ge_dialect.sim.profile import DeviceProfile, load_profile  # noqa: E402

@@ -103,10 +103,10 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.transforms.canonicalize import CanonicalizePass
 
-from ge_dialect import ge, stream
+from ge_dialect.ir.dialects import ge, stream
 from ge_dialect.api import gc_paused
-from ge_dialect.builder import GraphBuilder, Tensor
-from ge_dialect.dialects import make_context
+from ge_dialect.frontend.builder import GraphBuilder, Tensor
+from ge_dialect.ir.registry import make_context
 from transforms.assign_streams import AssignStreamsPass
 
 D = 16

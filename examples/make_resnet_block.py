@@ -13,7 +13,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TensorType, f32
 from xdsl.printer import Printer
 
-from ge_dialect import ge
+from ge_dialect.ir.dialects import ge
 
 C, H, W = 8, 8, 8
 

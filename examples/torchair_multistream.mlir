@@ -17,7 +17,7 @@
 // the interpreter's tests).  Ops outside any scope carry no label (the default stream).
 // npu_wait_tensor rebinds in4: every op built from in4 after a wait (mm1 included) uses that
 // wait's result.  Arguments and results carry their graph names as {ge.name = ...}.  This is
-// exactly what ge_dialect.builder.GraphBuilder prints for the same Python code
+// exactly what ge_dialect.frontend.builder.GraphBuilder prints for the same Python code
 // (test/unit/test_builder.py, torchair_example).
 builtin.module {
   func.func @main(%in1: tensor<4x4xf32> {ge.name = "in1"}, %in2: tensor<4x4xf32> {ge.name = "in2"}, %in3: tensor<4x4xf32> {ge.name = "in3"}, %in4: tensor<4x4xf32> {ge.name = "in4"}) -> (tensor<4x4xf32> {ge.name = "add_result"}, tensor<4x4xf32> {ge.name = "mm_result"}, tensor<4x4xf32> {ge.name = "mm1"}, tensor<4x4xf32> {ge.name = "add2"}) {

@@ -30,16 +30,23 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 
-from ge_dialect import ge
-from ge_dialect.diagnostics import GeError, LocatedParseError, LocatingParser
-from ge_dialect.dialects import make_context
+from ge_dialect.ir.dialects import ge
+from ge_dialect.ir.parser import LocatedParseError, LocatingParser
+from ge_dialect.ir.registry import make_context
+from ge_dialect.ir.verify import verify_module
+from ge_dialect.ir.weights import (
+    ExternalWriter,
+    elide,
+    externalize,
+    has_elided,
+    rebase_external_paths,
+)
+from ge_dialect.utils.errors import GeError
 from ge_dialect.utils.floats import ExactPrinter, ExactSyntaxPrinter
-from ge_dialect.verify import verify_module
-from ge_dialect.weights import ExternalWriter, elide, externalize, has_elided, rebase_external_paths
 
 if TYPE_CHECKING:  # the simulator loads on first use: ge-opt never needs it
-    from ge_dialect.sim.executor import Finding
     from ge_dialect.sim.kernels import Operand
+    from ge_dialect.sim.order import Finding
     from ge_dialect.sim.profile import DeviceProfile
     from ge_dialect.sim.program import Program
     from ge_dialect.sim.report import Report
@@ -585,7 +592,7 @@ def reference(
 ) -> dict[str, np.ndarray]:
     """The outputs of the `ge` function of `module` (before lowering) on logical `inputs`
     (by input name), computed by the reference interpreter, by output name."""
-    from ge_dialect.interpreter import find_function, io_names, run_function
+    from ge_dialect.ir.interpreter import find_function, io_names, run_function
 
     fn = find_function(module, function)
     in_names, out_names = io_names(fn)

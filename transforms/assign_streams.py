@@ -69,9 +69,9 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from ge_dialect import ge, stream
-from ge_dialect.cost import op_cost
-from ge_dialect.diagnostics import OptionError, op_error
+from ge_dialect.ir.cost import op_cost
+from ge_dialect.ir.dialects import ge, stream
+from ge_dialect.utils.errors import OptionError, op_error
 from ge_dialect.utils.graphs import (
     chain_cover,
     is_acyclic,

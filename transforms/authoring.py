@@ -82,9 +82,9 @@ from xdsl.pattern_rewriter import (
 from xdsl.traits import Commutative
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
-from ge_dialect import stream
-from ge_dialect.diagnostics import GeError, op_error
+from ge_dialect.ir.dialects import stream
 from ge_dialect.utils import dtypes
+from ge_dialect.utils.errors import GeError, op_error
 from transforms import register_pass
 from transforms.common import constant_of, fused_location, refuse_assigned, same_label
 from transforms.statistics import count

@@ -17,8 +17,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation, SSAValue
 from xdsl.traits import Commutative
 
-from ge_dialect import ge, stream
-from ge_dialect.diagnostics import op_error
+from ge_dialect.ir.dialects import ge, stream
+from ge_dialect.utils.errors import op_error
 from ge_dialect.utils.walk import walk_ops
 
 

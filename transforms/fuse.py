@@ -55,7 +55,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsTerminator, MemoryEffect, NoMemoryEffect, SymbolOpInterface
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
-from ge_dialect import ge, stream
+from ge_dialect.ir.dialects import ge, stream
 from ge_dialect.utils import dtypes
 from ge_dialect.utils.walk import walk_ops
 from transforms import statistics

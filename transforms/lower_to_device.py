@@ -21,7 +21,7 @@ A launch runs on its op's `stream.id` (stream 0 when the function is not assigne
 the priority of its `stream.label` (0 without one), the logical type of every operand and
 result (`#ge.format` becomes `#npu.format`), the op's properties as builtin attributes
 (enums as strings, unit attributes as `true`, plus `has_bias` / `has_residual` for the
-optional operands) and its cost from `ge_dialect.cost`.
+optional operands) and its cost from `ge_dialect.ir.cost`.
 
 Before:
 
@@ -64,9 +64,10 @@ from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 
-from ge_dialect import cost, ge, npu, stream
-from ge_dialect.diagnostics import op_error
-from ge_dialect.interpreter import io_names
+from ge_dialect.ir import cost
+from ge_dialect.ir.dialects import ge, npu, stream
+from ge_dialect.ir.interpreter import io_names
+from ge_dialect.utils.errors import op_error
 from transforms import statistics
 
 VIEW_OPS = (ge.ReshapeOp, ge.FlattenOp, ge.IdentityOp, stream.WaitTensorOp)

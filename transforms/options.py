@@ -28,7 +28,7 @@ from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from xdsl.passes import ModulePass
 
-from ge_dialect.diagnostics import OptionError
+from ge_dialect.utils.errors import OptionError
 
 Values = tuple[Any, ...]
 """An option's values as xDSL's pipeline parser gives them (`a=1,2` -> (1, 2); `a` -> ())."""

@@ -58,9 +58,9 @@ from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, MemRefType, i8, i
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
-from ge_dialect import npu
-from ge_dialect.diagnostics import OptionError, op_error
+from ge_dialect.ir.dialects import npu
 from ge_dialect.utils.antichain import max_weight_antichain
+from ge_dialect.utils.errors import OptionError, op_error
 from ge_dialect.utils.offsets import assign_offsets, max_live
 from ge_dialect.utils.task_order import start_order, vector_clocks
 from transforms import statistics

@@ -44,8 +44,8 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from ge_dialect import ge
-from ge_dialect.diagnostics import OptionError, op_error
+from ge_dialect.ir.dialects import ge
+from ge_dialect.utils.errors import OptionError, op_error
 from transforms import statistics
 from transforms.options import check_literal_options
 
@@ -294,7 +294,7 @@ def _tensor_parallel(fn: func.FuncOp, r: int, n: int) -> None:
 
 
 def _split_inputs(fn: func.FuncOp, n: int) -> dict[str, int]:
-    from ge_dialect.interpreter import io_names
+    from ge_dialect.ir.interpreter import io_names
 
     names, _ = io_names(fn)
     split = {}

@@ -87,9 +87,9 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from ge_dialect import ge
-from ge_dialect.diagnostics import op_error
+from ge_dialect.ir.dialects import ge
 from ge_dialect.utils.dtypes import itemsize
+from ge_dialect.utils.errors import op_error
 from ge_dialect.utils.hypercut import SINK, SOURCE, min_hypercut
 from ge_dialect.utils.walk import block_ops, walk_ops
 from transforms import statistics

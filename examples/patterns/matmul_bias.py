@@ -5,7 +5,7 @@ Run it with `ge-opt --load-patterns=examples/patterns/matmul_bias.py --fuse-matm
 
 from xdsl.ir import Operation
 
-from ge_dialect import ge
+from ge_dialect.ir.dialects import ge
 from transforms.authoring import Match, Pattern, const, op, pattern_pass
 
 

@@ -5,7 +5,7 @@ Run it with `ge-opt --load-patterns=examples/patterns/silu.py --fuse-silu model.
 
 from xdsl.ir import Operation
 
-from ge_dialect import ge
+from ge_dialect.ir.dialects import ge
 from transforms.authoring import Match, Pattern, op, pattern_pass
 
 

@@ -51,9 +51,9 @@ from xdsl.dialects.builtin import ModuleOp, NameLoc, StringAttr, UnknownLoc
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import VerifyException
 
-from ge_dialect.builder import GraphBuilder, Tensor
-from ge_dialect.diagnostics import MAX_DIMENSION, GeError
+from ge_dialect.frontend.builder import GraphBuilder, Tensor
 from ge_dialect.utils import dtypes, shapes
+from ge_dialect.utils.errors import MAX_DIMENSION, GeError
 
 MIN_OPSET, MAX_OPSET = 11, 21
 

@@ -37,8 +37,8 @@ import torch
 import torch.fx
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
 
-from ge_dialect.builder import GraphBuilder, Tensor
-from ge_dialect.diagnostics import GeError
+from ge_dialect.frontend.builder import GraphBuilder, Tensor
+from ge_dialect.utils.errors import GeError
 
 SCOPE_NAMESPACE = "ge_scope"
 """The `torch.library` namespace of the scope ops (`ge_dialect.torchair` defines them)."""

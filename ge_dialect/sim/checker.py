@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from ge_dialect.sim.executor import Finding
+from ge_dialect.sim.order import Finding
 from ge_dialect.sim.program import Buffer, Program
 
 RAW, WAR, WAW = "read-after-write", "write-after-read", "write-after-write"

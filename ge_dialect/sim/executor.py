@@ -1,11 +1,6 @@
 """Runs an `npu` program's kernels in an order its streams and events allow.
 
-**Order.** Each stream runs its tasks in issue order; a wait lets its stream go on once its
-event has been recorded (an event stays recorded: ids are unique per program, as the
-lowering numbers them).  `start_order` picks, among the tasks that may start, the one issued
-first, until every task has run, or none may start: then the program deadlocks, and the
-finding names every blocked stream, the wait it is blocked at and why (an event never
-recorded by any task, or recorded only behind another blocked stream's wait: a cycle).
+**Order.** The tasks run in a start order the streams and events allow (`sim.order`).
 
 **Memory.** Every buffer that is not a view owns a byte array (zero-filled, so that a run is
 deterministic even when a broken program reads what nothing wrote); a view is a typed window
@@ -14,7 +9,7 @@ on its root's bytes at its offset, so aliasing is real.  Weights are copied in o
 **Numbers.** A launch runs its kernel (`ge_dialect.sim.kernels`) on the typed views of its
 input buffers and writes each result into its output buffer; a copy copies bytes.  Inputs are
 given as logical arrays and converted to the physical layout of their argument (the format
-maths of `ge_dialect.layout`); outputs are read back as logical arrays.
+maths of `ge_dialect.utils.layout`); outputs are read back as logical arrays.
 
 **Ranks.** `run_ranks` runs rank programs together: each rank runs up to its next
 collective, and a collective runs once all its members reached it, computing what the real
@@ -25,72 +20,15 @@ them in rank order), so all ranks see their collectives in one consistent order.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 
 import numpy as np
 
-from ge_dialect import layout
-from ge_dialect.diagnostics import GeError
 from ge_dialect.sim.kernels import Operand, UnknownKernel, run_kernel
-from ge_dialect.sim.kernels_base import compute_dtype, store
+from ge_dialect.sim.kernels.base import compute_dtype, store
+from ge_dialect.sim.order import Finding, SimulationError, start_order
 from ge_dialect.sim.program import Buffer, Program, Task
-from ge_dialect.utils import task_order
-
-
-@dataclass(frozen=True)
-class Finding:
-    """Something wrong the simulator found: `kind` is "deadlock" (`start_order`) or "race"
-    (`sim.checker`); `tasks` are the task indices involved."""
-
-    kind: str
-    message: str
-    tasks: tuple[int, ...] = ()
-
-
-class SimulationError(GeError):
-    """A program that cannot run to its end (a deadlock); `findings` says why."""
-
-    def __init__(self, findings: list[Finding]):
-        self.findings = findings
-        super().__init__("\n".join(f"error: {f.message}" for f in findings))
-
-
-@dataclass
-class Schedule:
-    """The start order of the tasks, and the deadlock, if the program has one."""
-
-    order: list[int]
-    findings: list[Finding] = field(default_factory=list)
-
-
-def start_order(program: Program) -> Schedule:
-    """Tasks in an order the streams and events allow: always the earliest-issued task that
-    may start (`ge_dialect.utils.task_order.start_order`).  Linear in tasks."""
-    tasks = program.tasks
-    order, stuck = task_order.start_order(
-        [t.stream for t in tasks], [t.kind for t in tasks], [t.event for t in tasks]
-    )
-    return Schedule(order, [deadlock(program, stuck)] if stuck else [])
-
-
-def deadlock(program: Program, stuck: dict[int, int]) -> Finding:
-    """Why the streams still holding tasks cannot go on (`stuck`: stream -> the task it is
-    blocked at)."""
-    records: dict[int, list[Task]] = {}
-    for task in program.tasks:
-        if task.kind == "record":
-            records.setdefault(task.event, []).append(task)
-    reasons = []
-    for s, index in sorted(stuck.items()):
-        wait = program.tasks[index]
-        pending = records.get(wait.event, [])
-        if not pending:
-            why = "which no task records"
-        else:
-            where = ", ".join(f"stream {r.stream}" for r in pending)
-            why = f"recorded on {where} only after a task that cannot start"
-        reasons.append(f"stream {s} is blocked at the {wait.describe()}: event {wait.event}, {why}")
-    return Finding("deadlock", "deadlock: " + "; ".join(reasons), tuple(sorted(stuck.values())))
+from ge_dialect.utils import layout
+from ge_dialect.utils.errors import GeError
 
 
 def kernel_error(task: Task, e: Exception) -> GeError:

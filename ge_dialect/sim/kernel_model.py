@@ -47,10 +47,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ge_dialect import layout
-from ge_dialect.sim.kernels_base import Operand
+from ge_dialect.sim.kernels.base import Operand
 from ge_dialect.sim.profile import DeviceProfile
 from ge_dialect.sim.program import Task
+from ge_dialect.utils import layout
 
 CUBE_KERNELS = ("conv2d", "fused_conv2d", "matmul")
 COMM_KERNELS = ("hcom_all_reduce", "hcom_all_gather")

@@ -107,8 +107,8 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
-from ge_dialect.diagnostics import GeError
 from ge_dialect.utils.dtypes import element_type, type_name
+from ge_dialect.utils.errors import GeError
 
 DEFAULT_PROFILE: str = os.path.join(os.path.dirname(__file__), "profiles", "ascend910.json")
 """The shipped default profile (an Ascend 910-class part)."""

@@ -31,11 +31,11 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from ge_dialect import npu
-from ge_dialect.diagnostics import GeError, location_str, op_error
-from ge_dialect.layout import default_c0
+from ge_dialect.ir.dialects import npu
 from ge_dialect.sim.kernels import Operand
 from ge_dialect.utils.dtypes import np_dtype
+from ge_dialect.utils.errors import GeError, location_str, op_error
+from ge_dialect.utils.layout import default_c0
 
 
 @dataclass(frozen=True)

@@ -45,13 +45,14 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass, field, replace
 
-from ge_dialect.diagnostics import GeError
-from ge_dialect.sim.executor import Finding, SimulationError, deadlock, kernel_error, start_order
+from ge_dialect.sim.executor import kernel_error
 from ge_dialect.sim.kernel_model import COMM_KERNELS, KernelTime, kernel_time
+from ge_dialect.sim.order import Finding, SimulationError, deadlock, start_order
 from ge_dialect.sim.profile import DeviceProfile
 from ge_dialect.sim.program import Program, Task
 from ge_dialect.sim.timeline import Flow, Interval, Timeline
 from ge_dialect.sim.topology import CollectiveCost, Topology
+from ge_dialect.utils.errors import GeError
 
 US = 1e6  # seconds -> microseconds
 

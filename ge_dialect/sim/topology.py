@@ -67,9 +67,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ge_dialect.diagnostics import GeError
 from ge_dialect.sim import profile as _profile
 from ge_dialect.sim.profile import DURATION, RATE, _Invalid, _Source, load_json, read_text
+from ge_dialect.utils.errors import GeError
 
 PROFILES = os.path.join(os.path.dirname(__file__), "profiles")
 DEFAULT_TOPOLOGY: str = os.path.join(PROFILES, "ascend910-8p.json")

@@ -42,9 +42,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from ge_dialect.diagnostics import GeError
 from ge_dialect.sim.program import Task
 from ge_dialect.sim.timeline import Flow, Interval, Timeline
+from ge_dialect.utils.errors import GeError
 
 UNIT_COLOURS: dict[str, str] = {"cube": "#d62728", "vector": "#1f77b4", "comm": "#2ca02c"}
 """The PNG's bar colour of each unit (a fixed legend); any other unit is grey."""

@@ -53,8 +53,9 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import ArgSpecParseError
 
 from ge_dialect import __version__, api
-from ge_dialect.diagnostics import GeError
-from ge_dialect.tools.ge_opt import GeOptMain, UsageError, _writing, run_tool
+from ge_dialect.tools.ge_opt.driver import GeOptMain, run_tool
+from ge_dialect.tools.ge_opt.output import writing
+from ge_dialect.utils.errors import GeError, UsageError
 from transforms import parse_pipeline
 
 LOWERING = "lower-to-device"
@@ -424,7 +425,7 @@ class GeRunMain(GeOptMain):
         if self.failed:
             return
         for path, what, data in self.pending:
-            with _writing(path, what):
+            with writing(path, what):
                 tmp = f"{path}.tmp{os.getpid()}"
                 try:
                     with open(tmp, "wb") as f:

@@ -7,7 +7,7 @@ docstring (the first line is the summary, indented blocks are IR examples, the r
 description) and its IRDL definition (operands, results, properties and attributes with
 their constraints and defaults, traits), so the page cannot drift from the ops; a test
 (`test/unit/test_dialect_docs.py`) regenerates it and compares it with the committed file.
-The dialects are loaded through the registry (`ge_dialect.dialects`), as the tools do.
+The dialects are loaded through the registry (`ge_dialect.ir.registry`), as the tools do.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from xdsl.irdl import (
 )
 from xdsl.printer import Printer
 
-from ge_dialect.dialects import get_all_dialects
+from ge_dialect.ir.registry import get_all_dialects
 
 DIALECTS = ("ge", "stream", "npu")
 """The project's dialects, in the order the page documents them."""

@@ -35,9 +35,9 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 
 from ge_dialect import api
-from ge_dialect.diagnostics import GeError
 from ge_dialect.frontend.torch_import import Converted, FxConverter, to_numpy
 from ge_dialect.torchair.configs.compiler_config import CompilerConfig
+from ge_dialect.utils.errors import GeError
 
 __all__ = ["CompiledGraph", "NpuBackend", "get_compiler", "get_npu_backend"]
 

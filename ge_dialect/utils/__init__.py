@@ -1,4 +1,6 @@
-"""Leaf utilities below the dialects: dtypes, shape maths, parser helpers, graph algorithms.
+"""Leaf utilities: dtypes, shapes, floats, the format maths, graph algorithms, offsets, task
+order, walks, parsing helpers, the JSON reader and errors.
 
-Nothing here imports the rest of the project (xDSL, numpy and the standard library only).
+Nothing here imports the rest of the project (xDSL, numpy, scipy and the standard library
+only): the bottom layer.
 """

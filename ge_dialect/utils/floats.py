@@ -20,7 +20,7 @@ floats, which drops NaN payloads (f16) and quiets signalling NaNs.
 `ExactPrinter` is xDSL's `Printer` with that rule for every dense float attribute (custom
 and generic form); `print_dense` does the same on any printer.  Reading the text back
 exactly (a hex integer in a float `dense<[...]>` is a bit pattern, as in MLIR) is
-`ge_dialect.diagnostics.LocatingParser`'s part.
+`ge_dialect.ir.parser.LocatingParser`'s part.
 """
 
 from __future__ import annotations

@@ -1,33 +1,29 @@
-"""Imports only point downwards (docs/architecture.md, "Layers").
+"""Imports only point downwards (docs/architecture.md, "Layers"): the folders are the layers.
 
 Every module of `ge_dialect/` and `transforms/` is parsed with `ast`; each import of the
 project (module level, inside functions, under `if TYPE_CHECKING:`) is checked against the
-table below, and the module-level imports must not form a cycle.  A module the table does
-not cover fails, so a new module has to be classified.
+table below, one row per folder, and the module-level imports must not form a cycle.  A
+module the table does not cover fails, so a new folder has to be classified.
 
-    layer       modules                                     may import
-    leaf        ge_dialect.utils.*, ge_dialect.layout,      nothing of the project but
-                ge_dialect.diagnostics, ge_dialect          ge_dialect.utils (the bottom)
-    IR          ge_dialect.ge.*, .stream, .npu.*, .weights, leaf, IR; `stream` and `npu`
-                .cost, .interpreter, .verify, .dialects,    never import `ge`
-                .encodings
-    sim         ge_dialect.sim.*                            leaf, ge_dialect.npu, sim
-    frontend    ge_dialect.frontend.*, .builder, .scope     leaf, IR, frontend
-    transforms  transforms.*                                leaf, IR, transforms
-    api         ge_dialect.api, ge_dialect.torchair.*       leaf, IR, sim, frontend, transforms,
-                                                            api
-    tools       ge_dialect.tools.*                          ge_dialect.api, .diagnostics,
-                                                            .dialects, transforms (the
-                                                            registry), transforms.reports,
-                                                            ge_dialect (`__version__`)
+    folder                 layer       may import
+    ge_dialect/utils/      utils       nothing of the project but utils
+    ge_dialect/ir/         ir          utils, ir; `ir.dialects.stream` and `ir.dialects.npu`
+                                       never import `ir.dialects.ge`
+    ge_dialect/sim/        sim         utils, sim, and of ir only `ir.dialects.npu`
+    ge_dialect/frontend/   frontend    utils, ir, frontend
+    transforms/            transforms  utils, ir, transforms
+    ge_dialect/api.py      api         utils, ir, sim, frontend, transforms
+    ge_dialect/torchair/   torchair    everything below it
+    ge_dialect/tools/      tools       the API, the errors, the registries (dialects, passes)
+                                       and the parser's error type, and pass reports
 
-A dialect (`ge`, `stream`, `npu`) may import `transforms.canonicalization` inside a function:
+A dialect (`ir.dialects.*`) may import `transforms.canonicalization` inside a function:
 canonicalization patterns are loaded lazily by the op, as xDSL does.  `ge_dialect.torchair`
-(TorchAir's API: the `torch.compile` backend) is a client of `ge_dialect.api` (it loads,
-compiles and simulates through it), so it sits at the api layer, beside `api`; no tool
+(TorchAir's API: the `torch.compile` backend) is a client of `ge_dialect.api`; no tool
 imports it.  It and `ge_dialect.frontend.torch_import` import torch at module level, so
 nothing on ge-opt's start-up path may import them (`api.load` does so inside a function).
-`ge_dialect` itself (the package `__init__`, which only provides `__version__`) counts as a leaf.
+`ge_dialect` itself (the package `__init__`, which only provides `__version__`) imports
+nothing of the project.
 
 Cycles are looked for among module-level imports only (imports inside functions or under
 `if TYPE_CHECKING:` run later or never).  Importing `a.b.c` first runs the `__init__` of `a`
@@ -43,61 +39,53 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import pytest
-from support import ROOT
+
+from helpers.support import ROOT
 
 PROJECT = ("ge_dialect", "transforms")
 
-LEAF, IR, SIM, FRONTEND, TRANSFORMS, API, TOOLS = (
-    "leaf", "IR", "sim", "frontend", "transforms", "api", "tools")
+PACKAGE, UTILS, IR, SIM, FRONTEND, TRANSFORMS, API, TORCHAIR, TOOLS = (
+    "package", "utils", "ir", "sim", "frontend", "transforms", "api", "torchair", "tools")
 
-# (module or package, layer): an entry covers the module and, if a package, its submodules;
-# the longest matching entry wins.
+# (folder or module, layer), one row per folder: an entry covers the module and, if a
+# package, its submodules.
 TABLE: tuple[tuple[str, str], ...] = (
-    ("ge_dialect", LEAF),  # only the package itself: every submodule has its own entry
-    ("ge_dialect.utils", LEAF),
-    ("ge_dialect.layout", LEAF),
-    ("ge_dialect.diagnostics", LEAF),
-    ("ge_dialect.ge", IR),
-    ("ge_dialect.stream", IR),
-    ("ge_dialect.npu", IR),
-    # the format encoding and constant data shared by `ge` and `npu` (it imports layout and
-    # diagnostics, which a leaf may not)
-    ("ge_dialect.encodings", IR),
-    ("ge_dialect.weights", IR),
-    ("ge_dialect.cost", IR),
-    ("ge_dialect.interpreter", IR),
-    ("ge_dialect.verify", IR),
-    ("ge_dialect.dialects", IR),
+    ("ge_dialect", PACKAGE),  # only the package itself: every folder has its own row
+    ("ge_dialect.utils", UTILS),
+    ("ge_dialect.ir", IR),
     ("ge_dialect.sim", SIM),
     ("ge_dialect.frontend", FRONTEND),
-    ("ge_dialect.builder", FRONTEND),
-    ("ge_dialect.scope", FRONTEND),
     ("transforms", TRANSFORMS),
     ("ge_dialect.api", API),
-    ("ge_dialect.torchair", API),  # the torch.compile backend: a client of api
+    ("ge_dialect.torchair", TORCHAIR),
     ("ge_dialect.tools", TOOLS),
 )
 
 # the layers a layer may import (beyond the specific rules of `layer_problem`)
 ALLOWED: dict[str, frozenset[str]] = {
-    LEAF: frozenset(),
-    IR: frozenset({LEAF, IR}),
-    SIM: frozenset({LEAF, SIM}),
-    FRONTEND: frozenset({LEAF, IR, FRONTEND}),
-    TRANSFORMS: frozenset({LEAF, IR, TRANSFORMS}),
-    API: frozenset({LEAF, IR, SIM, FRONTEND, TRANSFORMS, API}),
+    PACKAGE: frozenset(),
+    UTILS: frozenset({UTILS}),
+    IR: frozenset({UTILS, IR}),
+    SIM: frozenset({UTILS, SIM}),
+    FRONTEND: frozenset({UTILS, IR, FRONTEND}),
+    TRANSFORMS: frozenset({UTILS, IR, TRANSFORMS}),
+    API: frozenset({UTILS, IR, SIM, FRONTEND, TRANSFORMS, API}),
+    TORCHAIR: frozenset({UTILS, IR, SIM, FRONTEND, TRANSFORMS, API, TORCHAIR}),
     TOOLS: frozenset({TOOLS}),
 }
 
-DIALECTS = ("ge_dialect.ge", "ge_dialect.stream", "ge_dialect.npu")
-NEVER_IMPORT_GE = ("ge_dialect.stream", "ge_dialect.npu")
+DIALECTS = "ge_dialect.ir.dialects"
+GE = "ge_dialect.ir.dialects.ge"
+NEVER_IMPORT_GE = ("ge_dialect.ir.dialects.stream", "ge_dialect.ir.dialects.npu")
+SIM_MAY_IMPORT_OF_IR = "ge_dialect.ir.dialects.npu"
 LAZY_CANONICALIZATION = "transforms.canonicalization"
-# what a tool may import: (module or package, with its submodules?)
+# what a tool may import beyond the tools: (module or package, with its submodules?)
 TOOL_IMPORTS: tuple[tuple[str, bool], ...] = (
     ("ge_dialect", False),
     ("ge_dialect.api", True),
-    ("ge_dialect.diagnostics", True),
-    ("ge_dialect.dialects", True),
+    ("ge_dialect.utils.errors", True),
+    ("ge_dialect.ir.parser", True),
+    ("ge_dialect.ir.registry", True),
     ("transforms", False),
     ("transforms.reports", True),
     ("transforms.statistics", True),
@@ -211,22 +199,18 @@ def layer_problem(imp: Import) -> str | None:
         return f"{imp.where()}: imports {dst}, which the layer table does not cover"
     assert src_layer is not None
     what = f"{imp.where()}: {src_layer} module {src} imports {dst} ({dst_layer})"
-    if any(under(src, m) for m in NEVER_IMPORT_GE) and under(dst, "ge_dialect.ge"):
-        return f"{what}: {src.split('.')[1]} never imports ge"
+    if any(under(src, m) for m in NEVER_IMPORT_GE) and under(dst, GE):
+        return f"{what}: {src.split('.')[-1]} never imports ge"
     if src_layer == TOOLS:
         if dst_layer == TOOLS or any(under(dst, m) if sub else dst == m
                                      for m, sub in TOOL_IMPORTS):
             return None
-        return (f"{what}: tools import only ge_dialect.api, ge_dialect.diagnostics, the "
-                "registries (ge_dialect.dialects, transforms) and transforms.reports")
-    if src_layer == LEAF:
-        if under(dst, "ge_dialect.utils"):
-            return None  # the utilities are the bottom of the leaf layer
-        return f"{what}: a leaf module imports nothing of the project but ge_dialect.utils"
-    if src_layer == SIM and under(dst, "ge_dialect.npu"):
+        return (f"{what}: tools import only ge_dialect.api, ge_dialect.utils.errors, the "
+                "registries (ge_dialect.ir.registry, transforms), the parser's error and "
+                "pass reports")
+    if src_layer == SIM and under(dst, SIM_MAY_IMPORT_OF_IR):
         return None
-    if (imp.lazy and under(dst, LAZY_CANONICALIZATION)
-            and any(under(src, d) for d in DIALECTS)):
+    if imp.lazy and under(dst, LAZY_CANONICALIZATION) and under(src, DIALECTS):
         return None  # canonicalization patterns loaded lazily by a dialect's op
     if dst_layer in ALLOWED[src_layer]:
         return None
@@ -351,6 +335,7 @@ def project_sources(root: str = ROOT) -> tuple[dict[str, str], set[str]]:
 def test_project_imports_follow_the_layers():
     sources, packages = project_sources()
     assert "ge_dialect.tools.ge_opt" in sources and "transforms.fuse" in sources
+    assert {layer_of(m) for m in sources} == {layer for _, layer in TABLE}  # no row unused
     problems = check_layers(sources, packages)
     if problems:
         pytest.fail("layering problems (docs/architecture.md, Layers):\n" + "\n".join(problems),
@@ -367,46 +352,58 @@ CLEAN: dict[str, str] = {
     "ge_dialect.utils": "",
     "ge_dialect.utils.dtypes": "import numpy as np\n",
     "ge_dialect.utils.shapes": "from ge_dialect.utils.dtypes import np\nfrom . import dtypes\n",
-    "ge_dialect.layout": "import numpy as np\n",
-    "ge_dialect.diagnostics": "import bisect\n",
-    "ge_dialect.ge": "from ge_dialect.ge.ops import AddOp\n",
-    "ge_dialect.ge.attributes": "from ge_dialect import layout\nfrom ..utils import dtypes\n",
-    "ge_dialect.ge.ops": (
-        "from ge_dialect.ge.attributes import Format\n"
-        "from ge_dialect.diagnostics import op_error\n"
+    "ge_dialect.utils.layout": "import numpy as np\n",
+    "ge_dialect.utils.errors": "import bisect\n",
+    "ge_dialect.ir": "",
+    "ge_dialect.ir.dialects": "",
+    "ge_dialect.ir.dialects.ge": "from ge_dialect.ir.dialects.ge.ops import AddOp\n",
+    "ge_dialect.ir.dialects.ge.attributes": (
+        "from ge_dialect.utils import layout\nfrom ...utils import dtypes\n"),
+    "ge_dialect.ir.dialects.ge.ops": (
+        "from ge_dialect.ir.dialects.ge.attributes import Format\n"
+        "from ge_dialect.utils.errors import op_error\n"
         "def get_canonicalization_patterns():\n"
         "    from transforms.canonicalization.ge import patterns\n"
-        "    from ge_dialect.weights import const_logical\n"
+        "    from ge_dialect.ir.weights import const_logical\n"
         "    return patterns\n"),
-    "ge_dialect.stream": "from ge_dialect.diagnostics import op_error\n",
-    "ge_dialect.npu": "from ge_dialect import stream\nfrom ge_dialect.utils import dtypes\n",
-    "ge_dialect.weights": "from ge_dialect.ge.attributes import Format\n",
-    "ge_dialect.cost": "from ge_dialect import ge\n",
-    "ge_dialect.interpreter": "from ge_dialect import ge, stream, weights\n",
-    "ge_dialect.verify": "from ge_dialect.stream import verify_streams\n",
-    "ge_dialect.dialects": "def _ge():\n    from ge_dialect.ge import GE\n    return GE\n",
+    "ge_dialect.ir.dialects.stream": "from ge_dialect.utils.errors import op_error\n",
+    "ge_dialect.ir.dialects.npu": (
+        "from ge_dialect.ir.dialects import stream\nfrom ge_dialect.utils import dtypes\n"),
+    "ge_dialect.ir.weights": "from ge_dialect.ir.dialects.ge.attributes import Format\n",
+    "ge_dialect.ir.cost": "from ge_dialect.ir.dialects import ge\n",
+    "ge_dialect.ir.interpreter": (
+        "from ge_dialect.ir.dialects import ge, stream\nfrom ge_dialect.ir import weights\n"),
+    "ge_dialect.ir.parser": "from ge_dialect.utils.errors import GeError\n",
+    "ge_dialect.ir.verify": "from ge_dialect.ir.dialects.stream import verify_streams\n",
+    "ge_dialect.ir.registry": (
+        "def _ge():\n    from ge_dialect.ir.dialects.ge import GE\n    return GE\n"),
     "ge_dialect.sim": "",
-    "ge_dialect.sim.kernels": "from ge_dialect.npu import Kernel\nfrom ge_dialect import layout\n",
-    "ge_dialect.sim.device": "from .kernels import run\n",
+    "ge_dialect.sim.kernels": (
+        "from ge_dialect.ir.dialects.npu import Kernel\nfrom ge_dialect.utils import layout\n"),
+    "ge_dialect.sim.run": "from .kernels import run\n",
     "ge_dialect.frontend": "from ge_dialect.frontend.onnx_import import import_onnx\n",
-    "ge_dialect.frontend.onnx_import": "from ge_dialect.builder import GraphBuilder\n",
-    "ge_dialect.builder": "from ge_dialect import ge, stream\nfrom ge_dialect.verify import v\n",
-    "ge_dialect.scope": "from ge_dialect.builder import GraphBuilder\n",
+    "ge_dialect.frontend.onnx_import": "from ge_dialect.frontend.builder import GraphBuilder\n",
+    "ge_dialect.frontend.builder": (
+        "from ge_dialect.ir.dialects import ge, stream\nfrom ge_dialect.ir.verify import v\n"),
+    "ge_dialect.frontend.scope": "from ge_dialect.frontend.builder import GraphBuilder\n",
     "transforms": "def _fuse():\n    from transforms.fuse import FusePass\n",
-    "transforms.fuse": "from ge_dialect import ge, weights\nfrom transforms.common import c\n",
-    "transforms.common": "from ge_dialect.cost import op_cost\n",
+    "transforms.fuse": (
+        "from ge_dialect.ir.dialects import ge\nfrom ge_dialect.ir import weights\n"
+        "from transforms.common import c\n"),
+    "transforms.common": "from ge_dialect.ir.cost import op_cost\n",
     "transforms.reports": "import weakref\n",
     "transforms.canonicalization": "",
-    "transforms.canonicalization.ge": "from ge_dialect import ge\n",
+    "transforms.canonicalization.ge": "from ge_dialect.ir.dialects import ge\n",
     "ge_dialect.api": (
-        "from ge_dialect.frontend import import_onnx\nfrom ge_dialect.sim import device\n"
-        "from transforms import get_all_passes\nfrom ge_dialect.interpreter import run\n"),
+        "from ge_dialect.frontend import import_onnx\nfrom ge_dialect.sim import run\n"
+        "from transforms import get_all_passes\nfrom ge_dialect.ir.interpreter import run\n"),
+    "ge_dialect.torchair": "from ge_dialect import api\nfrom ge_dialect.frontend import scope\n",
     "ge_dialect.tools": "",
     "ge_dialect.tools.ge_opt": (
         "from ge_dialect import __version__\n"
         "from ge_dialect.api import compile\n"
-        "from ge_dialect.diagnostics import GeError\n"
-        "from ge_dialect.dialects import get_all_dialects\n"
+        "from ge_dialect.utils.errors import GeError\n"
+        "from ge_dialect.ir.registry import get_all_dialects\n"
         "from transforms.reports import reports_of\n"
         "def passes():\n    from transforms import get_all_passes\n"),
     "ge_dialect.tools.ge_run": "from ge_dialect.tools.ge_opt import main\n",
@@ -426,80 +423,97 @@ def test_the_clean_project_passes():
 
 
 @pytest.mark.parametrize("changes, expected", [
-    # a leaf importing upwards, also relatively and through `import a.b`
+    # utils importing upwards, also relatively and through `import a.b`
     ({"ge_dialect__utils__bad": "from transforms import fuse\n"},
-     "ge_dialect.utils.bad:1: leaf module ge_dialect.utils.bad imports transforms.fuse "
-     "(transforms): a leaf module imports nothing of the project but ge_dialect.utils"),
-    ({"ge_dialect__utils__bad": "from ..ge import ops\n"},
-     "ge_dialect.utils.bad:1: leaf module ge_dialect.utils.bad imports ge_dialect.ge.ops (IR)"),
-    ({"ge_dialect__utils__bad": "import numpy\nimport ge_dialect.diagnostics\n"},
-     "ge_dialect.utils.bad:2: leaf module ge_dialect.utils.bad imports ge_dialect.diagnostics"),
-    ({"ge_dialect__diagnostics": "def f():\n    from ge_dialect import ge\n"},
-     "ge_dialect.diagnostics:2 (in a function): leaf module ge_dialect.diagnostics imports "
-     "ge_dialect.ge (IR)"),
+     "ge_dialect.utils.bad:1: utils module ge_dialect.utils.bad imports transforms.fuse "
+     "(transforms): utils imports only utils"),
+    ({"ge_dialect__utils__bad": "from ..ir.dialects.ge import ops\n"},
+     "ge_dialect.utils.bad:1: utils module ge_dialect.utils.bad imports "
+     "ge_dialect.ir.dialects.ge.ops (ir)"),
+    ({"ge_dialect__utils__bad": "import numpy\nimport ge_dialect.ir.parser\n"},
+     "ge_dialect.utils.bad:2: utils module ge_dialect.utils.bad imports ge_dialect.ir.parser"),
+    ({"ge_dialect__utils__errors": "def f():\n    from ge_dialect.ir.dialects import ge\n"},
+     "ge_dialect.utils.errors:2 (in a function): utils module ge_dialect.utils.errors imports "
+     "ge_dialect.ir.dialects.ge (ir)"),
+    # the package itself imports nothing of the project
+    ({"ge_dialect": "from ge_dialect.utils import dtypes\n"},
+     "ge_dialect:1: package module ge_dialect imports ge_dialect.utils.dtypes (utils)"),
     # stream and npu never import ge, not even lazily or for typing
-    ({"ge_dialect__stream": "from ge_dialect.ge import parse_string\n"},
-     "ge_dialect.stream:1: IR module ge_dialect.stream imports ge_dialect.ge (IR): stream "
-     "never imports ge"),
-    ({"ge_dialect__stream": "def f():\n    from ge_dialect import ge\n"},
-     "ge_dialect.stream:2 (in a function): IR module ge_dialect.stream imports ge_dialect.ge"),
-    ({"ge_dialect__npu": "from typing import TYPE_CHECKING\n"
-                         "if TYPE_CHECKING:\n    from ge_dialect.ge.attributes import Format\n"},
-     "ge_dialect.npu:3 (TYPE_CHECKING): IR module ge_dialect.npu imports "
-     "ge_dialect.ge.attributes (IR): npu never imports ge"),
-    # IR importing transforms, a frontend, sim; the lazy canonicalization exception
-    ({"ge_dialect__weights": "from transforms.common import c\n"},
-     "ge_dialect.weights:1: IR module ge_dialect.weights imports transforms.common "
-     "(transforms): IR imports only IR, leaf"),
-    ({"ge_dialect__stream": "from transforms.canonicalization.stream import patterns\n"},
-     "ge_dialect.stream:1: IR module ge_dialect.stream imports "
+    ({"ge_dialect__ir__dialects__stream": "from ge_dialect.ir.dialects.ge import parse\n"},
+     "ge_dialect.ir.dialects.stream:1: ir module ge_dialect.ir.dialects.stream imports "
+     "ge_dialect.ir.dialects.ge (ir): stream never imports ge"),
+    ({"ge_dialect__ir__dialects__stream": "def f():\n    from ge_dialect.ir.dialects import ge\n"},
+     "ge_dialect.ir.dialects.stream:2 (in a function): ir module ge_dialect.ir.dialects.stream "
+     "imports ge_dialect.ir.dialects.ge"),
+    ({"ge_dialect__ir__dialects__npu": (
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from ge_dialect.ir.dialects.ge.attributes import Format\n")},
+     "ge_dialect.ir.dialects.npu:3 (TYPE_CHECKING): ir module ge_dialect.ir.dialects.npu imports "
+     "ge_dialect.ir.dialects.ge.attributes (ir): npu never imports ge"),
+    # ir importing transforms, a frontend, sim; the lazy canonicalization exception
+    ({"ge_dialect__ir__weights": "from transforms.common import c\n"},
+     "ge_dialect.ir.weights:1: ir module ge_dialect.ir.weights imports transforms.common "
+     "(transforms): ir imports only ir, utils"),
+    ({"ge_dialect__ir__dialects__stream": "from transforms.canonicalization.stream import p\n"},
+     "ge_dialect.ir.dialects.stream:1: ir module ge_dialect.ir.dialects.stream imports "
      "transforms.canonicalization.stream (transforms)"),
-    ({"ge_dialect__cost": "def f():\n    from transforms.canonicalization import ge\n"},
-     "ge_dialect.cost:2 (in a function): IR module ge_dialect.cost imports "
+    ({"ge_dialect__ir__cost": "def f():\n    from transforms.canonicalization import ge\n"},
+     "ge_dialect.ir.cost:2 (in a function): ir module ge_dialect.ir.cost imports "
      "transforms.canonicalization.ge (transforms)"),
-    ({"ge_dialect__interpreter": "from ge_dialect.builder import GraphBuilder\n"},
-     "ge_dialect.interpreter:1: IR module ge_dialect.interpreter imports ge_dialect.builder "
-     "(frontend)"),
-    ({"ge_dialect__verify": "import ge_dialect.sim.kernels\n"},
-     "ge_dialect.verify:1: IR module ge_dialect.verify imports ge_dialect.sim.kernels (sim)"),
-    # sim: npu and leaf only
-    ({"ge_dialect__sim__kernels": "from ge_dialect import ge\n"},
-     "ge_dialect.sim.kernels:1: sim module ge_dialect.sim.kernels imports ge_dialect.ge (IR)"),
-    ({"ge_dialect__sim__device": "from ge_dialect.frontend import import_onnx\n"},
-     "ge_dialect.sim.device:1: sim module ge_dialect.sim.device imports ge_dialect.frontend "
+    ({"ge_dialect__ir__interpreter": "from ge_dialect.frontend.builder import GraphBuilder\n"},
+     "ge_dialect.ir.interpreter:1: ir module ge_dialect.ir.interpreter imports "
+     "ge_dialect.frontend.builder (frontend)"),
+    ({"ge_dialect__ir__verify": "import ge_dialect.sim.kernels\n"},
+     "ge_dialect.ir.verify:1: ir module ge_dialect.ir.verify imports ge_dialect.sim.kernels "
+     "(sim)"),
+    # sim: npu, utils and sim only
+    ({"ge_dialect__sim__kernels": "from ge_dialect.ir.dialects import ge\n"},
+     "ge_dialect.sim.kernels:1: sim module ge_dialect.sim.kernels imports "
+     "ge_dialect.ir.dialects.ge (ir)"),
+    ({"ge_dialect__sim__kernels": "from ge_dialect.ir import cost\n"},
+     "ge_dialect.sim.kernels:1: sim module ge_dialect.sim.kernels imports ge_dialect.ir.cost "
+     "(ir)"),
+    ({"ge_dialect__sim__run": "from ge_dialect.frontend import import_onnx\n"},
+     "ge_dialect.sim.run:1: sim module ge_dialect.sim.run imports ge_dialect.frontend "
      "(frontend)"),
     # frontends and transforms do not import each other, nor the API
-    ({"ge_dialect__builder": "from transforms.fuse import FusePass\n"},
-     "ge_dialect.builder:1: frontend module ge_dialect.builder imports transforms.fuse "
-     "(transforms)"),
-    ({"transforms__fuse": "from ge_dialect.builder import GraphBuilder\n"},
-     "transforms.fuse:1: transforms module transforms.fuse imports ge_dialect.builder "
+    ({"ge_dialect__frontend__builder": "from transforms.fuse import FusePass\n"},
+     "ge_dialect.frontend.builder:1: frontend module ge_dialect.frontend.builder imports "
+     "transforms.fuse (transforms)"),
+    ({"transforms__fuse": "from ge_dialect.frontend.builder import GraphBuilder\n"},
+     "transforms.fuse:1: transforms module transforms.fuse imports ge_dialect.frontend.builder "
      "(frontend)"),
     ({"transforms__common": "def f():\n    import ge_dialect.api\n"},
      "transforms.common:2 (in a function): transforms module transforms.common imports "
      "ge_dialect.api (api)"),
-    # the API does not import the tools
+    # the API does not import the tools nor TorchAir's API
     ({"ge_dialect__api": "def f():\n    from ge_dialect.tools.ge_opt import main\n"},
      "ge_dialect.api:2 (in a function): api module ge_dialect.api imports "
      "ge_dialect.tools.ge_opt (tools)"),
-    # tools: the API, diagnostics, the registries and reports only
-    ({"ge_dialect__tools__ge_opt": "def f():\n    from ge_dialect import weights\n"},
+    ({"ge_dialect__api": "def f():\n    from ge_dialect import torchair\n"},
+     "ge_dialect.api:2 (in a function): api module ge_dialect.api imports ge_dialect.torchair "
+     "(torchair)"),
+    # tools: the API, the errors, the registries and reports only
+    ({"ge_dialect__tools__ge_opt": "def f():\n    from ge_dialect.ir import weights\n"},
      "ge_dialect.tools.ge_opt:2 (in a function): tools module ge_dialect.tools.ge_opt imports "
-     "ge_dialect.weights (IR): tools import only"),
+     "ge_dialect.ir.weights (ir): tools import only"),
     ({"ge_dialect__tools__ge_opt": "from ge_dialect.frontend import import_onnx\n"},
      "ge_dialect.tools.ge_opt:1: tools module ge_dialect.tools.ge_opt imports "
      "ge_dialect.frontend (frontend)"),
     ({"ge_dialect__tools__ge_opt": "from transforms.fuse import FusePass\n"},
      "ge_dialect.tools.ge_opt:1: tools module ge_dialect.tools.ge_opt imports transforms.fuse"),
-    ({"ge_dialect__tools__ge_opt": "from ge_dialect import layout\n"},
+    ({"ge_dialect__tools__ge_opt": "from ge_dialect.utils import layout\n"},
      "ge_dialect.tools.ge_opt:1: tools module ge_dialect.tools.ge_opt imports "
-     "ge_dialect.layout (leaf)"),
+     "ge_dialect.utils.layout (utils)"),
+    ({"ge_dialect__tools__ge_opt": "from ge_dialect import torchair\n"},
+     "ge_dialect.tools.ge_opt:1: tools module ge_dialect.tools.ge_opt imports "
+     "ge_dialect.torchair (torchair)"),
     # modules and imports outside the table
     ({"ge_dialect__misc": "import numpy\n"},
      "ge_dialect.misc: not covered by the layer table (classify it)"),
     ({"transforms__fuse": "from ge_dialect.mystery import x\n"},
      "transforms.fuse:1: imports ge_dialect.mystery, which the layer table does not cover"),
-    ({"ge_dialect__cost": "def f(:\n"}, "ge_dialect.cost:1: does not parse"),
+    ({"ge_dialect__ir__cost": "def f(:\n"}, "ge_dialect.ir.cost:1: does not parse"),
 ])
 def test_planted_problems_are_reported(changes, expected):
     problems = planted(**changes)
@@ -507,32 +521,35 @@ def test_planted_problems_are_reported(changes, expected):
 
 
 def test_a_cycle_between_two_ir_modules_names_its_members():
-    problems = planted(ge_dialect__cost="from ge_dialect import interpreter\n",
-                       ge_dialect__interpreter="from ge_dialect import weights, cost\n")
+    problems = planted(ge_dialect__ir__cost="from ge_dialect.ir import interpreter\n",
+                       ge_dialect__ir__interpreter="from ge_dialect.ir import weights, cost\n")
     assert problems == [
-        "import cycle among module-level imports: ge_dialect.cost, ge_dialect.interpreter "
-        "(ge_dialect.cost:1 -> ge_dialect.interpreter; "
-        "ge_dialect.interpreter:1 -> ge_dialect.cost)"]
+        "import cycle among module-level imports: ge_dialect.ir.cost, ge_dialect.ir.interpreter "
+        "(ge_dialect.ir.cost:1 -> ge_dialect.ir.interpreter; "
+        "ge_dialect.ir.interpreter:1 -> ge_dialect.ir.cost)"]
 
 
 def test_a_cycle_through_a_package_init_is_found():
     # weights needs ge.attributes, which first runs ge/__init__, which imports ge.ops,
     # which imports weights
-    problems = planted(ge_dialect__ge__ops="from ge_dialect.weights import const_logical\n")
+    problems = planted(
+        ge_dialect__ir__dialects__ge__ops="from ge_dialect.ir.weights import const_logical\n")
     assert len(problems) == 1, problems
-    assert problems[0].startswith("import cycle among module-level imports: ge_dialect.ge, "
-                                  "ge_dialect.ge.ops, ge_dialect.weights ("), problems
+    assert problems[0].startswith(
+        "import cycle among module-level imports: ge_dialect.ir.dialects.ge, "
+        "ge_dialect.ir.dialects.ge.ops, ge_dialect.ir.weights ("), problems
 
 
 def test_lazy_and_type_checking_imports_make_no_cycle():
     # ge.ops already imports weights inside a function (CLEAN); under TYPE_CHECKING too:
     typing_only = ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
-                   "    from ge_dialect.weights import const_logical\n")
-    assert planted(ge_dialect__ge__ops=typing_only) == []
-    assert planted(ge_dialect__ge__ops=typing_only.replace("if TYPE_CHECKING",
-                                                           "if typing.TYPE_CHECKING")) == []
+                   "    from ge_dialect.ir.weights import const_logical\n")
+    assert planted(ge_dialect__ir__dialects__ge__ops=typing_only) == []
+    assert planted(ge_dialect__ir__dialects__ge__ops=typing_only.replace(
+        "if TYPE_CHECKING", "if typing.TYPE_CHECKING")) == []
     # ...but an `else:` branch of it runs
-    problems = planted(ge_dialect__ge__ops=typing_only + "else:\n    import ge_dialect.weights\n")
+    problems = planted(
+        ge_dialect__ir__dialects__ge__ops=typing_only + "else:\n    import ge_dialect.ir.weights\n")
     assert len(problems) == 1 and problems[0].startswith("import cycle"), problems
 
 
@@ -541,9 +558,8 @@ def test_a_planted_upward_import_is_reported_on_the_real_project():
     before = set(check_layers(sources, packages))
     sources["ge_dialect.utils.bad"] = "from transforms import fuse\n"
     new = set(check_layers(sources, packages)) - before
-    assert new == {"ge_dialect.utils.bad:1: leaf module ge_dialect.utils.bad imports "
-                   "transforms.fuse (transforms): a leaf module imports nothing of the project "
-                   "but ge_dialect.utils"}
+    assert new == {"ge_dialect.utils.bad:1: utils module ge_dialect.utils.bad imports "
+                   "transforms.fuse (transforms): utils imports only utils"}
 
 
 def test_imports_are_resolved():

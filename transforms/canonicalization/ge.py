@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from ge_dialect import ge
+from ge_dialect.ir.dialects import ge
 
 
 class ClipToRelu6(RewritePattern):

@@ -1,0 +1,458 @@
+"""The reference interpreter of the `ge` dialect: the numerical oracle of every pass.
+
+Runtime values are the *physical* arrays of their types (an NC1HWC0 value is a 5-D array
+with zero padding lanes, a FRACTAL_Z weight is 4-D fractal storage).  Each op converts its
+operands to logical arrays, computes on them in float64 (integers in int32) and converts
+the result back to its type's physical layout, rounding once to the result dtype.  So a
+kernel with f(0) != 0 keeps padding lanes zero, and a wrong encoding gives wrong numbers.
+
+Convolution is a direct sliding-window sum over kernel taps (no im2col), written
+independently of the simulator's kernels.
+
+    outputs = run_function(module, [x])          # logical numpy arrays in and out
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr, TensorType
+from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
+from xdsl.interpreters.func import FuncFunctions
+from xdsl.ir import Operation, SSAValue
+
+from ge_dialect.ir.dialects import ge, stream
+from ge_dialect.utils import dtypes, shapes
+from ge_dialect.utils.errors import GeError
+
+
+def _logical(value: SSAValue, physical: np.ndarray) -> np.ndarray:
+    t = value.type
+    assert isinstance(t, TensorType)
+    return ge.to_logical(t, physical)
+
+
+def _result(op: Operation, logical: np.ndarray, index: int = 0) -> np.ndarray:
+    """Rounds once to the result dtype and lays the result out physically."""
+    t = op.results[index].type
+    assert isinstance(t, TensorType)
+    dtype = dtypes.np_dtype(t.element_type)
+    if np.issubdtype(dtype, np.integer):
+        info = np.iinfo(dtype)
+        logical = np.clip(
+            np.rint(logical) if logical.dtype.kind == "f" else logical, info.min, info.max
+        )
+    with np.errstate(over="ignore"):  # f32 -> f16 overflow rounds to inf, as it should
+        return ge.to_physical(t, np.asarray(logical).astype(dtype))
+
+
+def _operands(op: Operation, args: tuple[Any, ...]) -> list[np.ndarray]:
+    return [_logical(v, a) for v, a in zip(op.operands, args, strict=True)]
+
+
+def _wide(a: np.ndarray) -> np.ndarray:
+    """float64 for floats, int32 for small integers: exact enough to round once."""
+    return a.astype(np.float64) if a.dtype.kind == "f" else a.astype(np.int32)
+
+
+def conv2d_reference(
+    x: np.ndarray,
+    w: np.ndarray,
+    strides: Sequence[int] = (1, 1),
+    pads: Sequence[int] = (0, 0, 0, 0),
+    dilations: Sequence[int] = (1, 1),
+    groups: int = 1,
+) -> np.ndarray:
+    """Direct grouped 2-D convolution of NCHW `x` with OIHW `w` in float64.
+
+    `pads` is GE's [top, bottom, left, right].  Each kernel tap (i, j) adds the strided
+    window of the padded input it sees, contracted over the group's input channels.
+    """
+    n, c, h, wd = x.shape
+    o, cg, kh, kw = w.shape
+    sh, sw = strides
+    dh, dw = dilations
+    top, bottom, left, right = pads
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (top, bottom), (left, right)))
+    ho = shapes.conv_output_size(h, kh, sh, top, bottom, dh)
+    wo = shapes.conv_output_size(wd, kw, sw, left, right, dw)
+    og = o // groups
+    xg = xp.reshape(n, groups, cg, xp.shape[2], xp.shape[3])
+    wg = w.astype(np.float64).reshape(groups, og, cg, kh, kw)
+    out = np.zeros((n, groups, og, ho, wo))
+    for i in range(kh):
+        for j in range(kw):
+            r0, c0 = i * dh, j * dw
+            window = xg[:, :, :, r0 : r0 + sh * (ho - 1) + 1 : sh, c0 : c0 + sw * (wo - 1) + 1 : sw]
+            out += np.einsum("ngchw,goc->ngohw", window, wg[:, :, :, i, j])
+    return out.reshape(n, o, ho, wo)
+
+
+def pool2d_reference(
+    x: np.ndarray,
+    kind: str,
+    kernel: Sequence[int],
+    strides: Sequence[int] = (1, 1),
+    pads: Sequence[int] = (0, 0, 0, 0),
+    ceil_mode: bool = False,
+    count_include_pad: bool = False,
+) -> np.ndarray:
+    """Direct 2-D max ("max") or average ("avg") pooling of NCHW `x` in float64.
+
+    Padding never wins a max; an average divides by the window's elements inside the input
+    or, with `count_include_pad`, inside the padded input (a ceil_mode overhang never counts).
+    """
+    n, c, h, w = x.shape
+    kh, kw = kernel
+    sh, sw = strides
+    top, bottom, left, right = pads
+    ho = shapes.pool_output_size(h, kh, sh, top, bottom, ceil_mode)
+    wo = shapes.pool_output_size(w, kw, sw, left, right, ceil_mode)
+    over_h = max(0, (ho - 1) * sh + kh - (h + top + bottom))
+    over_w = max(0, (wo - 1) * sw + kw - (w + left + right))
+    fill = -np.inf if kind == "max" else 0.0
+    spec = ((top, bottom + over_h), (left, right + over_w))
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), *spec), constant_values=fill)
+    if count_include_pad:
+        counted = np.pad(np.ones((h + top + bottom, w + left + right)), ((0, over_h), (0, over_w)))
+    else:
+        counted = np.pad(np.ones((h, w)), spec)
+    acc = np.full((n, c, ho, wo), fill)
+    count = np.zeros((ho, wo))
+    for i in range(kh):
+        for j in range(kw):
+            rows = slice(i, i + sh * (ho - 1) + 1, sh)
+            cols = slice(j, j + sw * (wo - 1) + 1, sw)
+            if kind == "max":
+                np.maximum(acc, xp[:, :, rows, cols], out=acc)
+            else:
+                acc += xp[:, :, rows, cols]
+                count += counted[rows, cols]
+    return acc if kind == "max" else acc / count
+
+
+def _pool(op: ge.MaxPoolOp | ge.AvgPoolOp, x: np.ndarray, kind: str) -> np.ndarray:
+    include = isinstance(op, ge.AvgPoolOp) and op.count_include_pad is not None
+    return pool2d_reference(
+        x,
+        kind,
+        op.kernel.get_values(),
+        op.strides.get_values(),
+        op.pads.get_values(),
+        op.ceil_mode is not None,
+        include,
+    )
+
+
+def _conv(op: ge.Conv2DOp | ge.FusedConv2DOp, x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    return conv2d_reference(
+        x,
+        w,
+        op.strides.get_values(),
+        op.pads.get_values(),
+        op.dilations.get_values(),
+        op.groups.value.data,
+    )
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    out = np.empty_like(x)
+    pos = x >= 0
+    out[pos] = 1.0 / (1.0 + np.exp(-x[pos]))
+    ex = np.exp(x[~pos])
+    out[~pos] = ex / (1.0 + ex)
+    return out
+
+
+def _activation(name: str, x: np.ndarray, alpha: float | None) -> np.ndarray:
+    if name == ge.Activation.NONE:
+        return x
+    if name == ge.Activation.RELU:
+        return np.maximum(x, 0)
+    if name == ge.Activation.RELU6:
+        return np.clip(x, 0, 6)
+    if name == ge.Activation.LEAKY_RELU:
+        assert alpha is not None
+        return np.where(x >= 0, x, x * alpha)
+    if name == ge.Activation.SIGMOID:
+        return _sigmoid(x)
+    raise AssertionError(name)
+
+
+def _f32(value: float) -> float:
+    """An f32 attribute's value as the f32 number it denotes."""
+    return float(np.float32(value))
+
+
+@register_impls
+class GeFunctions(InterpreterFunctions):
+    """Reference implementations of the `ge` ops on physical numpy arrays."""
+
+    @impl(ge.ConstOp)
+    def run_const(self, interp: Interpreter, op: ge.ConstOp, args: tuple[Any, ...]):
+        return (op.physical_array(),)
+
+    @impl(ge.Conv2DOp)
+    def run_conv2d(self, interp: Interpreter, op: ge.Conv2DOp, args: tuple[Any, ...]):
+        x, w, *rest = _operands(op, args)
+        out = _conv(op, x, w)
+        if rest:
+            out += _wide(rest[0]).reshape(1, -1, 1, 1)
+        return (_result(op, out),)
+
+    @impl(ge.FusedConv2DOp)
+    def run_fused_conv2d(self, interp: Interpreter, op: ge.FusedConv2DOp, args: tuple[Any, ...]):
+        x, w, *rest = _operands(op, args)
+        out = _conv(op, x, w)
+        rest_values = list(rest)
+        if op.bias is not None:
+            out += _wide(rest_values.pop(0)).reshape(1, -1, 1, 1)
+        if op.residual is not None:
+            out += _wide(rest_values.pop(0))
+        alpha = None if op.alpha is None else _f32(op.alpha.value.data)
+        return (_result(op, _activation(op.activation.data, out, alpha)),)
+
+    @impl(ge.BatchNormOp)
+    def run_batch_norm(self, interp: Interpreter, op: ge.BatchNormOp, args: tuple[Any, ...]):
+        x, scale, offset, mean, var = (_wide(a) for a in _operands(op, args))
+        shape = (1, -1, 1, 1)
+        eps = _f32(op.epsilon.value.data)
+        inv = scale.reshape(shape) / np.sqrt(var.reshape(shape) + eps)
+        out = (x - mean.reshape(shape)) * inv + offset.reshape(shape)
+        return (_result(op, out),)
+
+    @impl(ge.ReluOp)
+    def run_relu(self, interp: Interpreter, op: ge.ReluOp, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        return (_result(op, np.maximum(_wide(x), 0)),)
+
+    @impl(ge.Relu6Op)
+    def run_relu6(self, interp: Interpreter, op: ge.Relu6Op, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        return (_result(op, np.clip(_wide(x), 0, 6)),)
+
+    @impl(ge.LeakyReluOp)
+    def run_leaky_relu(self, interp: Interpreter, op: ge.LeakyReluOp, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        return (_result(op, _activation("leaky_relu", _wide(x), _f32(op.alpha.value.data))),)
+
+    @impl(ge.SigmoidOp)
+    def run_sigmoid(self, interp: Interpreter, op: ge.SigmoidOp, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        return (_result(op, _sigmoid(_wide(x))),)
+
+    @impl(ge.ClipOp)
+    def run_clip(self, interp: Interpreter, op: ge.ClipOp, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        lo, hi = _f32(op.min.value.data), _f32(op.max.value.data)
+        return (_result(op, np.clip(_wide(x), lo, hi)),)
+
+    @impl(ge.AddOp)
+    def run_add(self, interp: Interpreter, op: ge.AddOp, args: tuple[Any, ...]):
+        a, b = (_wide(v) for v in _operands(op, args))
+        return (_result(op, a + b),)
+
+    @impl(ge.SubOp)
+    def run_sub(self, interp: Interpreter, op: ge.SubOp, args: tuple[Any, ...]):
+        a, b = (_wide(v) for v in _operands(op, args))
+        return (_result(op, a - b),)
+
+    @impl(ge.MulOp)
+    def run_mul(self, interp: Interpreter, op: ge.MulOp, args: tuple[Any, ...]):
+        a, b = (_wide(v) for v in _operands(op, args))
+        return (_result(op, a * b),)
+
+    @impl(ge.TransDataOp)
+    def run_trans_data(self, interp: Interpreter, op: ge.TransDataOp, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        return (_result(op, x),)
+
+    @impl(ge.MatMulOp)
+    def run_matmul(self, interp: Interpreter, op: ge.MatMulOp, args: tuple[Any, ...]):
+        a, b, *rest = (_wide(v) for v in _operands(op, args))
+        if op.transpose_a is not None:
+            a = np.swapaxes(a, -1, -2)
+        if op.transpose_b is not None:
+            b = np.swapaxes(b, -1, -2)
+        out = np.matmul(a, b)
+        if rest:
+            out = out + rest[0]
+        return (_result(op, out),)
+
+    @impl(ge.SiluOp)
+    def run_silu(self, interp: Interpreter, op: ge.SiluOp, args: tuple[Any, ...]):
+        (x,) = (_wide(v) for v in _operands(op, args))
+        return (_result(op, x * _sigmoid(x)),)
+
+    @impl(ge.MaxPoolOp)
+    def run_max_pool(self, interp: Interpreter, op: ge.MaxPoolOp, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        return (_result(op, _pool(op, x, "max")),)
+
+    @impl(ge.AvgPoolOp)
+    def run_avg_pool(self, interp: Interpreter, op: ge.AvgPoolOp, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        return (_result(op, _pool(op, x, "avg")),)
+
+    @impl(ge.GlobalAvgPoolOp)
+    def run_global_avg_pool(
+        self, interp: Interpreter, op: ge.GlobalAvgPoolOp, args: tuple[Any, ...]
+    ):
+        (x,) = _operands(op, args)
+        return (_result(op, x.astype(np.float64).mean(axis=(2, 3), keepdims=True)),)
+
+    @impl(ge.ConcatOp)
+    def run_concat(self, interp: Interpreter, op: ge.ConcatOp, args: tuple[Any, ...]):
+        return (_result(op, np.concatenate(_operands(op, args), axis=op.axis.value.data)),)
+
+    @impl(ge.ReshapeOp)
+    def run_reshape(self, interp: Interpreter, op: ge.ReshapeOp, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        return (_result(op, x.reshape(tuple(op.output.type.get_shape()))),)
+
+    @impl(ge.FlattenOp)
+    def run_flatten(self, interp: Interpreter, op: ge.FlattenOp, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        return (_result(op, x.reshape(tuple(op.output.type.get_shape()))),)
+
+    @impl(ge.TransposeOp)
+    def run_transpose(self, interp: Interpreter, op: ge.TransposeOp, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        return (_result(op, np.transpose(x, op.perm.get_values())),)
+
+    @impl(ge.SoftmaxOp)
+    def run_softmax(self, interp: Interpreter, op: ge.SoftmaxOp, args: tuple[Any, ...]):
+        (x,) = (_wide(v) for v in _operands(op, args))
+        axis = op.axis.value.data
+        e = np.exp(x - x.max(axis=axis, keepdims=True))
+        return (_result(op, e / e.sum(axis=axis, keepdims=True)),)
+
+    @impl(ge.IdentityOp)
+    def run_identity(self, interp: Interpreter, op: ge.IdentityOp, args: tuple[Any, ...]):
+        return (args[0],)
+
+    @impl(ge.CastOp)
+    def run_cast(self, interp: Interpreter, op: ge.CastOp, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        return (_result(op, x),)
+
+    @impl(ge.HcomAllReduceOp)
+    def run_all_reduce(self, interp: Interpreter, op: ge.HcomAllReduceOp, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        ranks = op.rank_size.value.data
+        reduction = op.reduction.data
+        if reduction == ge.Reduction.SUM:
+            out = _wide(x).astype(np.int64 if x.dtype.kind != "f" else np.float64) * ranks
+        elif reduction == ge.Reduction.PROD:
+            # float64 keeps the sign and the magnitude, so integer products saturate.
+            out = x.astype(np.float64) ** ranks
+        else:
+            out = x
+        return (_result(op, out),)
+
+    @impl(ge.HcomAllGatherOp)
+    def run_all_gather(self, interp: Interpreter, op: ge.HcomAllGatherOp, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        return (_result(op, np.concatenate([x] * op.rank_size.value.data, axis=0)),)
+
+
+@register_impls
+class StreamFunctions(InterpreterFunctions):
+    """The stream ops order work on a device; the reference computes them as no-ops."""
+
+    @impl(stream.WaitTensorOp)
+    def run_wait_tensor(self, interp: Interpreter, op: stream.WaitTensorOp, args: tuple[Any, ...]):
+        return (args[0],)
+
+    @impl(stream.RecordOp)
+    def run_record(self, interp: Interpreter, op: stream.RecordOp, args: tuple[Any, ...]):
+        return (None,)
+
+    @impl(stream.WaitOp)
+    def run_wait(self, interp: Interpreter, op: stream.WaitOp, args: tuple[Any, ...]):
+        return ()
+
+
+NAME = "ge.name"
+"""The argument and result attribute holding a graph name (`{ge.name = "x"}`)."""
+
+
+def _names(attrs: ArrayAttr | None, count: int, prefix: str) -> list[str]:
+    names = []
+    for i in range(count):
+        entry = attrs.data[i] if attrs is not None and i < len(attrs.data) else None
+        name = entry.data.get(NAME) if isinstance(entry, DictionaryAttr) else None
+        names.append(name.data if isinstance(name, StringAttr) else f"{prefix}{i}")
+    return names
+
+
+def io_names(f: func.FuncOp) -> tuple[list[str], list[str]]:
+    """The names of `f`'s arguments and results: their `ge.name`, else `arg<i>` and
+    `result<i>` (the keys of ge-run's `.npz` files)."""
+    return (
+        _names(f.arg_attrs, len(f.function_type.inputs.data), "arg"),
+        _names(f.res_attrs, len(f.function_type.outputs.data), "result"),
+    )
+
+
+def find_function(module: ModuleOp, name: str | None = None) -> func.FuncOp:
+    """The function called `name`, or the module's first function."""
+    funcs = [op for op in module.ops if isinstance(op, func.FuncOp)]
+    for f in funcs:
+        if name is None or f.sym_name.data == name:
+            return f
+    if name is None:
+        raise GeError("error: the module has no function to run")
+    raise GeError(f"error: the module has no function '@{name}'")
+
+
+def run_function(
+    module: ModuleOp,
+    inputs: Sequence[np.ndarray] | Mapping[int, np.ndarray],
+    function: str | None = None,
+    physical: bool = False,
+) -> list[np.ndarray]:
+    """Runs a function of `module` on logical numpy inputs; returns logical outputs.
+
+    With `physical=True` inputs and outputs are the physical arrays of their types (an
+    NC1HWC0 argument takes a 5-D array), which shows padding lanes.
+    """
+    f = find_function(module, function)
+    arg_types = f.function_type.inputs.data
+    if isinstance(inputs, Mapping):
+        if sorted(inputs) != list(range(len(arg_types))):
+            raise GeError(
+                f"error: @{f.sym_name.data} takes inputs 0..{len(arg_types) - 1}, got keys "
+                f"{sorted(inputs, key=str)}"
+            )
+        values = [inputs[i] for i in range(len(arg_types))]
+    else:
+        values = list(inputs)
+    if len(values) != len(arg_types):
+        raise GeError(f"error: @{f.sym_name.data} takes {len(arg_types)} inputs, got {len(values)}")
+    args = []
+    for i, (t, value) in enumerate(zip(arg_types, values, strict=True)):
+        assert isinstance(t, TensorType)
+        value = np.asarray(value)
+        expected = ge.physical_shape(t) if physical else tuple(t.get_shape())
+        if value.shape != tuple(expected):
+            raise GeError(
+                f"error: input #{i} has shape {list(value.shape)}, expected {list(expected)}"
+            )
+        dtype = dtypes.np_dtype(t.element_type)
+        args.append(value.astype(dtype) if physical else ge.to_physical(t, value.astype(dtype)))
+    interp = Interpreter(module)
+    interp.register_implementations(FuncFunctions())
+    interp.register_implementations(GeFunctions())
+    interp.register_implementations(StreamFunctions())
+    outputs = interp.call_op(f, tuple(args))
+    if physical:
+        return [np.asarray(o) for o in outputs]
+    logical = []
+    for t, o in zip(f.function_type.outputs.data, outputs, strict=True):
+        assert isinstance(t, TensorType)
+        logical.append(ge.to_logical(t, np.asarray(o)))
+    return logical

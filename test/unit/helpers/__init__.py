@@ -1,0 +1,1 @@
+"""Helpers shared by the unit tests (a plain package: a test file never imports another)."""
