@@ -58,7 +58,7 @@ program of `--launches` launches (10k by default); each compiled with
 `api.simulate(program, timing_only=True)` timed (best of `--repeat`).  Then ResNet-18
 (`bench/run.py`'s `resnet18()`, 1x3x224x224 f32, ge-run's default pipeline +
 `lower-to-device`): `api.simulate(program, inputs)` (timeline, report and numbers) against
-the numbers alone (`sim.executor.run(program, inputs, order)` in the start order the
+the numbers alone (`sim.executor.execute(program, inputs, order)` in the start order the
 simulation chose), best of `--repeat` (at least 5) each, and their ratio: what timing adds;
 and the timing-only run's time as a fraction of the numbers' (the kernels' run-to-run noise
 can exceed the difference).  Where
@@ -540,7 +540,7 @@ def section_speed(n: int, repeat: int, clock: Callable[[], float]) -> None:
     inputs, order = first.inputs, first.order
     fns = [
         lambda: api.simulate(program, inputs),
-        lambda: executor.run(program, inputs, order),
+        lambda: executor.execute(program, inputs, order),
         lambda: api.simulate(program, timing_only=True),
     ]
     if CHECKER:
@@ -549,7 +549,7 @@ def section_speed(n: int, repeat: int, clock: Callable[[], float]) -> None:
     t_full, t_numbers, t_timing = times[:3]
     count = sum(t.kind == "launch" for t in program.tasks)
     print(f"  ResNet-18 1x3x224x224 f32 ({count} launches, {len(program.tasks)} tasks): "
-          f"simulate {t_full * 1e3:.1f} ms, numbers alone (executor.run) "
+          f"simulate {t_full * 1e3:.1f} ms, numbers alone (executor.execute) "
           f"{t_numbers * 1e3:.1f} ms, ratio {t_full / t_numbers:.3f} "
           f"(timing{' and checking' if CHECKER else ''} add {(t_full - t_numbers) * 1e3:.1f} ms; "
           f"timing-only alone {t_timing * 1e3:.1f} ms, {t_timing / t_numbers:.1%} of the numbers' "

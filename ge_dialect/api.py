@@ -19,7 +19,6 @@ import contextlib
 import gc
 import os
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from io import StringIO
 from typing import TYPE_CHECKING, Any
 
@@ -45,12 +44,20 @@ from ge_dialect.utils.errors import GeError
 from ge_dialect.utils.floats import ExactPrinter, ExactSyntaxPrinter
 
 if TYPE_CHECKING:  # the simulator loads on first use: ge-opt never needs it
-    from ge_dialect.sim.kernels import Operand
-    from ge_dialect.sim.order import Finding
     from ge_dialect.sim.profile import DeviceProfile
     from ge_dialect.sim.program import Program
-    from ge_dialect.sim.report import Report
-    from ge_dialect.sim.timeline import Timeline
+    from ge_dialect.sim.run import RanksResult, SimResult
+
+
+def __getattr__(name: str) -> Any:
+    """`api.SimResult` and `api.RanksResult` (the results of `simulate` and
+    `simulate_ranks`), loaded with the simulator on first use."""
+    if name in ("SimResult", "RanksResult"):
+        from ge_dialect.sim import run
+
+        return getattr(run, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 DEFAULT_PIPELINE = "canonicalize,cse,fuse,to-nc1hwc0,assign-streams"
 """The optimisation part of DESIGN's pipeline: what `compile(module)` runs."""
@@ -271,75 +278,20 @@ def compile(
     return module
 
 
-@dataclass
-class SimResult:
-    """What `simulate` computed: the outputs (logical arrays by output name; empty with
-    `timing_only`), the inputs it used (by input name), the program as the simulator read
-    it, the order its tasks started in (task indices), the timeline (when each task ran),
-    the report (makespan, lower bound, streams, units, cluster figures, ratios) and the race
-    checker's findings (`sim.checker`: empty when the program has no race, or unchecked)."""
-
-    outputs: dict[str, np.ndarray]
-    inputs: dict[str, np.ndarray]
-    program: Program
-    order: list[int]
-    timeline: Timeline
-    report: Report
-    findings: list[Finding] = field(default_factory=list)
-
-
 def random_inputs(program: Program, seed: int = 0) -> dict[str, np.ndarray]:
     """Seeded inputs for `program`: floats ~ U(-1, 1), integers in [-8, 8) (unsigned [0, 8)),
     booleans fair, drawn in argument order."""
-    rng = np.random.default_rng(seed)
-    values = {}
-    for i in program.inputs:
-        buffer = program.buffers[i]
-        t = buffer.logical
-        assert t is not None
-        if t.dtype.kind == "f":
-            value = rng.uniform(-1, 1, t.shape).astype(t.dtype)
-        elif t.dtype.kind == "b":
-            value = rng.integers(0, 2, t.shape).astype(bool)
-        else:
-            low = 0 if t.dtype.kind == "u" else -8
-            value = rng.integers(low, 8, t.shape).astype(t.dtype)
-        values[buffer.name] = value
-    return values
+    from ge_dialect.sim import run
+
+    return run.random_inputs(run.input_shapes(program), seed)
 
 
 def check_inputs(program: Program, inputs: Mapping[str, Any]) -> dict[str, np.ndarray]:
-    """`inputs` as arrays of each input's logical shape and dtype; a missing, unknown or
-    misshapen entry is a `GeError` naming it."""
-    names = [program.buffers[i].name for i in program.inputs]
-    if unknown := sorted(set(inputs) - set(names)):
-        raise GeError(
-            f"error: unknown input '{unknown[0]}'; the program's inputs are "
-            f"{', '.join(names) or '(none)'}"
-        )
-    checked = {}
-    for i in program.inputs:
-        buffer = program.buffers[i]
-        t = buffer.logical
-        assert t is not None
-        if buffer.name not in inputs:
-            raise GeError(f"error: missing input '{buffer.name}' ({_describe(t)})")
-        value = np.asarray(inputs[buffer.name])
-        if value.shape != t.shape:
-            raise GeError(
-                f"error: input '{buffer.name}' has shape {list(value.shape)}, expected "
-                f"{list(t.shape)}"
-            )
-        if not np.can_cast(value.dtype, t.dtype, "same_kind"):
-            raise GeError(
-                f"error: input '{buffer.name}' has dtype {value.dtype}, expected {t.dtype}"
-            )
-        checked[buffer.name] = value.astype(t.dtype, copy=False)
-    return checked
+    """`inputs` as arrays of each input's logical shape and dtype; a missing, unknown,
+    misshapen or ill-typed entry is a `GeError` naming it."""
+    from ge_dialect.sim import run
 
-
-def _describe(t: Operand) -> str:
-    return f"shape {list(t.shape)}, dtype {t.dtype}"
+    return run.checked_inputs(run.input_shapes(program), inputs)
 
 
 def is_device_program(module: Operation) -> bool:
@@ -378,36 +330,20 @@ def simulate(
     `inputs` maps input names to logical arrays; None draws seeded random ones
     (`random_inputs`).  A missing or misshapen input, a bad profile, elided weights, or a
     program that deadlocks raise a `GeError` (a deadlock: `SimulationError`, with its
-    findings).
+    findings).  The run itself is `sim.run.run_program`.
     """
-    from ge_dialect.sim.checker import check as check_races
-    from ge_dialect.sim.executor import run
-    from ge_dialect.sim.profile import DeviceProfile, load_profile
-    from ge_dialect.sim.report import make_report
-    from ge_dialect.sim.timing import kernel_times, lower_bound, simulate_time
+    from ge_dialect.sim import run
 
     read = device_program(program, function) if isinstance(program, ModuleOp) else program
     values = random_inputs(read, seed) if inputs is None else check_inputs(read, inputs)
-    device = profile if isinstance(profile, DeviceProfile) else load_profile(profile)
-    times = kernel_times(read, device)
-    timeline = simulate_time(read, device, times)
-    order = sorted(range(len(read.tasks)), key=lambda i: (timeline.intervals[i].start, i))
-    report = make_report(timeline, lower_bound(read, device, times), device, times)
-    findings = check_races(read, order) if check else []
-    outputs = {} if timing_only else run(read, values, order)
-    return SimResult(outputs, values, read, order, timeline, report, findings)
+    device = _profile(profile)
+    return run.run_program(read, values, device, timing_only=timing_only, check=check)
 
 
-@dataclass
-class RanksResult(SimResult):
-    """What `simulate_ranks` computed: the `SimResult` fields hold the whole run (the full
-    inputs, the outputs every rank holds at the end, as rank 0 has them; rank 0's program,
-    order and timeline; the cluster report of `sim.report.make_ranks_report`; every
-    rank's findings), `ranks` each rank's own run (its inputs, outputs, timeline and
-    single-rank report), `topology` the topology it ran on."""
+def _profile(profile: DeviceProfile | str | None) -> DeviceProfile:
+    from ge_dialect.sim.profile import DeviceProfile, load_profile
 
-    ranks: list[SimResult] = field(default_factory=list)
-    topology: Any = None
+    return profile if isinstance(profile, DeviceProfile) else load_profile(profile)
 
 
 def rank_programs(module: ModuleOp) -> list[tuple[Program, dict[str, Any]]]:
@@ -450,23 +386,14 @@ def simulate_ranks(
     """Runs rank programs together on the simulated cluster: every rank on its own device
     of `topology` (a `Topology`, a topology JSON path, or None: the shipped 8-NPU server up
     to 8 ranks, the 2-server cluster above), all in one event loop; collectives meet across
-    ranks at HCCL's cost and compute what the real ones would (`sim.executor.run_ranks`).
+    ranks at HCCL's cost and compute what the real ones would (`sim.run.run_ranks`).
 
     `program` is a module after `shard` and `lower-to-device` (`rank_programs`), or rank
     programs in rank order (`splits`: input name -> split dim, replicated otherwise).
     `inputs` are the whole model's (rank r gets its slice of a split input); None draws
     seeded random ones.  Errors as `simulate`'s; a topology with too few devices, or
     collectives that do not match across ranks, are `GeError`s."""
-    from ge_dialect.sim.checker import check as check_races
-    from ge_dialect.sim.executor import run_ranks
-    from ge_dialect.sim.profile import DeviceProfile, load_profile
-    from ge_dialect.sim.report import make_ranks_report, make_report
-    from ge_dialect.sim.timing import (
-        lower_bound,
-        match_collectives,
-        rank_kernel_times,
-        simulate_ranks_time,
-    )
+    from ge_dialect.sim import run
     from ge_dialect.sim.topology import Topology, default_topology, load_topology
 
     if isinstance(program, ModuleOp):
@@ -476,101 +403,26 @@ def simulate_ranks(
     else:
         programs = list(program)
         split = dict(splits or {})
-    n = len(programs)
     if isinstance(topology, Topology):
         topo = topology
     else:
-        topo = default_topology(n) if topology is None else load_topology(topology)
-    device = profile if isinstance(profile, DeviceProfile) else load_profile(profile)
-    first = programs[0]
-    shapes = {}
-    for i in first.inputs:
-        buffer = first.buffers[i]
-        assert buffer.logical is not None
-        shape = list(buffer.logical.shape)
-        if buffer.name in split:
-            shape[split[buffer.name]] *= n
-        shapes[buffer.name] = (tuple(shape), buffer.logical.dtype)
-    values = _whole_inputs(shapes, inputs, seed)
-    per_rank = [
-        {
-            name: np.split(v, n, axis=split[name])[r] if name in split else v
-            for name, v in values.items()
-        }
-        for r in range(n)
-    ]
-    collectives = match_collectives(programs, topo)
-    times = rank_kernel_times(programs, device, collectives)
-    timelines = simulate_ranks_time(programs, device, collectives, times)
-    bounds = [lower_bound(p, device, t) for p, t in zip(programs, times, strict=True)]
-    orders = [
-        sorted(range(len(p.tasks)), key=[(i.start, i.task) for i in t.intervals].__getitem__)
-        for p, t in zip(programs, timelines, strict=True)
-    ]
-    outputs = (
-        [{} for _ in programs]
-        if timing_only
-        else run_ranks(programs, per_rank, orders, [c.tasks for c in collectives])
-    )
-    runs = []
-    for r, p in enumerate(programs):
-        findings = check_races(p, orders[r]) if check else []
-        report = make_report(timelines[r], bounds[r], device, times[r])
-        runs.append(
-            SimResult(outputs[r], per_rank[r], p, orders[r], timelines[r], report, findings)
-        )
-    report = make_ranks_report(timelines, bounds, device, times, collectives, topo.name)
-    return RanksResult(
-        outputs[0],
-        values,
-        programs[0],
-        orders[0],
-        timelines[0],
-        report,
-        [f for run in runs for f in run.findings],
-        runs,
+        topo = default_topology(len(programs)) if topology is None else load_topology(topology)
+    return run.run_ranks(
+        programs,
+        split,
+        inputs,
+        _profile(profile),
         topo,
+        timing_only=timing_only,
+        check=check,
+        seed=seed,
     )
-
-
-def _whole_inputs(
-    shapes: Mapping[str, tuple[tuple[int, ...], np.dtype]],
-    inputs: Mapping[str, Any] | None,
-    seed: int,
-) -> dict[str, np.ndarray]:
-    """The whole model's inputs: checked (as `check_inputs`), or seeded random ones."""
-    if inputs is None:
-        rng = np.random.default_rng(seed)
-        values = {}
-        for name, (shape, dtype) in shapes.items():
-            if dtype.kind == "f":
-                values[name] = rng.uniform(-1, 1, shape).astype(dtype)
-            elif dtype.kind == "b":
-                values[name] = rng.integers(0, 2, shape).astype(bool)
-            else:
-                values[name] = rng.integers(0 if dtype.kind == "u" else -8, 8, shape).astype(dtype)
-        return values
-    if unknown := sorted(set(inputs) - set(shapes)):
-        raise GeError(
-            f"error: unknown input '{unknown[0]}'; the program's inputs are "
-            f"{', '.join(shapes) or '(none)'}"
-        )
-    checked = {}
-    for name, (shape, dtype) in shapes.items():
-        if name not in inputs:
-            raise GeError(f"error: missing input '{name}' (shape {list(shape)}, dtype {dtype})")
-        value = np.asarray(inputs[name])
-        if value.shape != shape:
-            raise GeError(
-                f"error: input '{name}' has shape {list(value.shape)}, expected {list(shape)}"
-            )
-        checked[name] = value.astype(dtype, copy=False)
-    return checked
 
 
 def trace(results: SimResult | Sequence[SimResult]) -> dict[str, Any]:
     """The Chrome/Perfetto trace (a JSON object) of one run, or of several (one process per
     rank): a thread per stream, kernels as complete events, record -> wait flow arrows."""
+    from ge_dialect.sim.run import RanksResult, SimResult
     from ge_dialect.sim.trace import chrome_trace
 
     if isinstance(results, RanksResult):

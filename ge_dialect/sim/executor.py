@@ -11,7 +11,7 @@ input buffers and writes each result into its output buffer; a copy copies bytes
 given as logical arrays and converted to the physical layout of their argument (the format
 maths of `ge_dialect.utils.layout`); outputs are read back as logical arrays.
 
-**Ranks.** `run_ranks` runs rank programs together: each rank runs up to its next
+**Ranks.** `execute_ranks` runs rank programs together: each rank runs up to its next
 collective, and a collective runs once all its members reached it, computing what the real
 one would on the members' buffers (an all-reduce reduces them, an all-gather concatenates
 them in rank order), so all ranks see their collectives in one consistent order.
@@ -85,7 +85,7 @@ def logical_output(value: np.ndarray, buffer: Buffer) -> np.ndarray:
     return layout.to_logical(value, t.fmt, t.shape, t.c0, t.groups)
 
 
-def run(
+def execute(
     program: Program, inputs: Mapping[str, np.ndarray], order: list[int] | None = None
 ) -> dict[str, np.ndarray]:
     """Runs `program` on logical `inputs` (by input name) with its tasks started in `order`
@@ -101,11 +101,11 @@ def run(
     arrays = _prepared(program, inputs)
     tasks = program.tasks
     for index in order:
-        _execute(tasks[index], arrays)
+        _execute_task(tasks[index], arrays)
     return _outputs(program, arrays)
 
 
-def _execute(task: Task, arrays: list[np.ndarray]) -> None:
+def _execute_task(task: Task, arrays: list[np.ndarray]) -> None:
     """Runs one task of a program on its buffers."""
     if task.kind == "launch":
         try:
@@ -163,7 +163,7 @@ def collective_result(
     return store(np.array(result), out)
 
 
-def run_ranks(
+def execute_ranks(
     programs: Sequence[Program],
     inputs: Sequence[Mapping[str, np.ndarray]],
     orders: Sequence[Sequence[int]],
@@ -186,7 +186,7 @@ def run_ranks(
                 index = order[position[r]]
                 c = meets.get((r, index))
                 if c is None:
-                    _execute(program.tasks[index], arrays[r])
+                    _execute_task(program.tasks[index], arrays[r])
                     position[r] += 1
                     moved = True
                     continue

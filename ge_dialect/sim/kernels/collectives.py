@@ -1,5 +1,5 @@
 """Collective kernels of one simulated device (`rank_size` identical ranks); several ranks
-meet in `sim.executor.run_ranks`.
+meet in `sim.executor.execute_ranks`.
 """
 
 from __future__ import annotations
