@@ -43,8 +43,8 @@ from xdsl.ir import Operation
 from xdsl.transforms.canonicalize import CanonicalizePass
 
 import transforms.to_nc1hwc0 as layout_pass
-from ge_dialect.ir.dialects import ge
 from ge_dialect.frontend.builder import GraphBuilder, Tensor
+from ge_dialect.ir.dialects import ge
 from ge_dialect.ir.registry import make_context
 from ge_dialect.utils.dtypes import itemsize
 from transforms.to_nc1hwc0 import ToNC1HWC0Pass
@@ -62,9 +62,12 @@ def generate(n_ops: int, seed: int = 0) -> ModuleOp:
     def weights(o: int, i: int, k: int) -> Tensor:
         return b.const(rng.normal(0, (i * k * k) ** -0.5, (o, i, k, k)).astype(DTYPE))
 
-    def params(c: int) -> list[Tensor]:
-        return [b.const(rng.uniform(lo, hi, c).astype(DTYPE))
-                for lo, hi in ((0.5, 1.5), (-0.5, 0.5), (-0.5, 0.5), (0.1, 10.0))]
+    def params(c: int) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+        """A batch norm's scale, offset, mean and variance over `c` channels."""
+        scale, offset, mean, variance = (
+            b.const(rng.uniform(lo, hi, c).astype(DTYPE))
+            for lo, hi in ((0.5, 1.5), (-0.5, 0.5), (-0.5, 0.5), (0.1, 10.0)))
+        return scale, offset, mean, variance
 
     def count() -> int:
         return sum(1 for op in b.block.ops if op.name.startswith("ge."))
@@ -110,8 +113,10 @@ def random_graph(rng: np.random.Generator) -> ModuleOp:
         if kind == "conv" or len(pool) == 1:
             y = conv(t, int(rng.choice([8, 16, 17, 32])), int(rng.choice([1, 3])))
         elif kind == "bn":
-            y = b.batch_norm(t, *[b.const(rng.uniform(lo, hi, ch).astype(DTYPE))
-                                  for lo, hi in ((0.5, 1.5), (-0.5, 0.5), (-0.5, 0.5), (0.1, 9))])
+            scale, offset, mean, variance = (
+                b.const(rng.uniform(lo, hi, ch).astype(DTYPE))
+                for lo, hi in ((0.5, 1.5), (-0.5, 0.5), (-0.5, 0.5), (0.1, 9)))
+            y = b.batch_norm(t, scale, offset, mean, variance)
         elif kind in ("relu", "sigmoid"):
             y = getattr(b, kind)(t)
         elif kind == "pool" and min(h, w) >= 2:
@@ -134,7 +139,7 @@ def random_graph(rng: np.random.Generator) -> ModuleOp:
 
 
 # --------------------------------------------------------------------------------------
-# The greedy placement (before issue 11), and what a placement costs
+# The greedy placement (the pass's earlier one), and what a placement costs
 # --------------------------------------------------------------------------------------
 
 

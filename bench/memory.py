@@ -39,7 +39,8 @@ def alternating(
     a: Callable[[], object], b: Callable[[], object], repeat: int
 ) -> tuple[float, float]:
     """The best time of `a` and of `b`, run in alternation (a shared machine's load hits both)."""
-    ta, tb = [], []
+    ta: list[float] = []
+    tb: list[float] = []
     for _ in range(repeat):
         for fn, times in ((a, ta), (b, tb)):
             start = time.perf_counter()

@@ -79,7 +79,8 @@ def long_and_short(rng: np.random.Generator, n: int) -> Instance:
 
 
 def nested(rng: np.random.Generator, n: int) -> Instance:
-    sizes, intervals = _sizes(rng, n), []
+    sizes = _sizes(rng, n)
+    intervals: list[tuple[int, int]] = []
     start = 0
     while len(intervals) < n:
         # a U-shaped block: `depth` nested buffers shrinking inwards, temporaries inside
@@ -99,7 +100,8 @@ def nested(rng: np.random.Generator, n: int) -> Instance:
 
 
 def staircase(rng: np.random.Generator, n: int) -> Instance:
-    sizes, intervals = [], []
+    sizes: list[int] = []
+    intervals: list[tuple[int, int]] = []
     start = 0
     while len(sizes) < n:
         run = int(rng.integers(8, 24))
@@ -116,7 +118,8 @@ def staircase(rng: np.random.Generator, n: int) -> Instance:
 
 def parallel(rng: np.random.Generator, n: int) -> Instance:
     lanes = 12
-    sizes, intervals = [], []
+    sizes: list[int] = []
+    intervals: list[tuple[int, int]] = []
     clock = [0] * lanes
     while len(sizes) < n:
         lane = len(sizes) % lanes
@@ -128,7 +131,8 @@ def parallel(rng: np.random.Generator, n: int) -> Instance:
 
 
 def layers(rng: np.random.Generator, n: int) -> Instance:
-    sizes, intervals = _sizes(rng, n), []
+    sizes = _sizes(rng, n)
+    intervals: list[tuple[int, int]] = []
     step = 0
     while len(intervals) < n:
         kind = rng.random()

@@ -29,6 +29,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from io import StringIO
+from typing import Any
 
 import numpy as np
 import onnx
@@ -38,8 +39,8 @@ from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
 
 from ge_dialect import api
-from ge_dialect.ir.verify import forget_verified
 from ge_dialect.ir.registry import make_context
+from ge_dialect.ir.verify import forget_verified
 from transforms import parse_pipeline
 
 PIPELINE = "fuse,to-nc1hwc0,assign-streams"
@@ -62,7 +63,7 @@ def make_model(nodes: int, channels: int = 16, hw: int = 8, seed: int = 0) -> on
         inits.append(numpy_helper.from_array(array.astype(np.float32), n))
         return n
 
-    def node(op: str, inputs: list[str], **attrs: object) -> str:
+    def node(op: str, inputs: list[str], **attrs: Any) -> str:  # make_node's attribute kwargs
         out = name(op.lower())
         graph_nodes.append(helper.make_node(op, inputs, [out], name=out, **attrs))
         return out

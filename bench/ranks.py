@@ -1,4 +1,4 @@
-"""Several ranks: simulated step time, scaling efficiency and the seed's three ratios.
+"""Several ranks: simulated step time, scaling efficiency and three cluster ratios.
 
 Two models, fp16, each sharded with the `shard` pass and compiled with
 `shard{ranks=N mode=...},canonicalize,cse,fuse,to-nc1hwc0,assign-streams{mode=auto},
@@ -17,7 +17,7 @@ Per configuration it prints the step time (the last rank's end), the scaling eff
 against one rank (strong scaling: the same global batch, T1 / (N x TN)), compute
 utilisation (Computing / step), communication ratio (Communication / step) and overlap
 efficiency (Overlapped / Communication), as means over ranks; the imbalance across ranks;
-and the collectives' algorithm and cost.  The seed's targets: compute utilisation > 85%,
+and the collectives' algorithm and cost.  The usual targets: compute utilisation > 85%,
 communication ratio < 15%, overlap efficiency > 70%.
 
     python bench/ranks.py [--tokens 4096] [--d 2048] [--batch 32] [--only mlp|resnet50]
@@ -123,7 +123,7 @@ def table(title: str, module, mode: str, identical: bool) -> None:
         step = r.makespan
         base = step if base is None else base
         overlap = r.overlap_efficiency
-        kinds = {}
+        kinds: dict[str, float] = {}
         for c in r.extra["collectives"]:
             key = f"{c['kind']} {c['algorithm']} over {'/'.join(c['link_types']) or '-'}"
             kinds[key] = kinds.get(key, 0.0) + c["cost_us"]

@@ -25,7 +25,7 @@ trans_data NCHW -> NC1HWC0 of 256 channels and of the 3-channel image; a relu an
 1x16x8x8, tiny kernels): bytes moved (the cost module's physical bytes in + out), simulated
 time, roofline (those bytes at peak HBM bandwidth), their ratio, the bandwidth achieved and
 its fraction of peak HBM, against the memory-bound band (30-70% of HBM) or, for the tiny
-ones, the 1.5-5 us floor.  The published bands (notes/runtime.md section 1) close the
+ones, the 1.5-5 us floor.  The published bands (MindSpore ResNet-50 / InceptionV3 on a 910) close the
 section.
 
 **schedules** (`--section schedules`): makespans on four graphs, each compiled with
@@ -90,14 +90,16 @@ import gc  # noqa: E402
 import inspect  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
-from collections.abc import Callable  # noqa: E402
+from collections.abc import Callable, Sequence  # noqa: E402
+from functools import partial  # noqa: E402
+from typing import TypeVar  # noqa: E402
 
 import numpy as np  # noqa: E402
 from xdsl.dialects.builtin import ModuleOp  # noqa: E402
 
-from ge_dialect import api
-from ge_dialect.ir.dialects import stream
+from ge_dialect import api  # noqa: E402
 from ge_dialect.frontend.builder import GraphBuilder, Tensor  # noqa: E402
+from ge_dialect.ir.dialects import stream  # noqa: E402
 from ge_dialect.sim import executor  # noqa: E402
 from ge_dialect.sim.kernel_model import _conv_gemm, kernel_time  # noqa: E402
 from ge_dialect.sim.profile import DeviceProfile, load_profile  # noqa: E402
@@ -111,9 +113,9 @@ sys.path.insert(0, BENCH)  # for bench/run.py's resnet18()
 PREFIX = "canonicalize,cse,fuse,to-nc1hwc0"
 CHECKER = "check" in inspect.signature(api.simulate).parameters  # the race checker, if any
 MODES = ("single", "labels", "auto")
-GOAL = 1.05  # the issue's makespan / lower bound target where the graph has the parallelism
+GOAL = 1.05  # the makespan / lower bound target where the graph has the parallelism
 
-# the published bands (notes/runtime.md section 1): MindSpore ResNet-50 / InceptionV3 on a 910
+# the published bands: MindSpore ResNet-50 / InceptionV3 training on an Ascend 910
 BANDS = {
     "3x3": (55.0, 80.0),  # TFLOPS, forward 3x3 convs
     "1x1": (12.0, 25.0),  # TFLOPS, 1x1 convs with 64-128 input channels
@@ -149,20 +151,25 @@ def strip_labels(module: ModuleOp) -> ModuleOp:
     return module
 
 
-def measure_together(fns: list[Callable[[], object]], repeat: int, clock: Callable[[], float]):
+T = TypeVar("T")
+
+
+def measure_together(
+    fns: Sequence[Callable[[], T]], repeat: int, clock: Callable[[], float]
+) -> tuple[list[float], list[T]]:
     """The best time of each of `fns` on `clock` over `repeat` rounds that run each once in
     turn (so that a burst of load on a shared machine spoils one round of all rather than one
     figure), and the last result of each.  A full garbage collection, not timed, precedes
     every run, as in `bench/timer.py`'s `measure`."""
     best = [float("inf")] * len(fns)
-    results: list[object] = [None] * len(fns)
+    last: dict[int, T] = {}
     for _ in range(repeat):
         for i, fn in enumerate(fns):
             gc.collect()
             start = clock()
-            results[i] = fn()
+            last[i] = fn()
             best[i] = min(best[i], clock() - start)
-    return best, results
+    return best, [last[i] for i in range(len(fns))]
 
 
 def band_mark(value: float, band: tuple[float, float] | None) -> str:
@@ -253,14 +260,16 @@ def vector_launches(batch: int) -> list[tuple[str, Task, str]]:
     shape = [batch, 256, 56, 56]
     x = b.input("x", shape, "f16", format="NC1HWC0", c0=16)
     x2 = b.input("x2", shape, "f16", format="NC1HWC0", c0=16)
-    params = [b.const(rng.uniform(0.5, 1.5, 256).astype(np.float16)) for _ in range(4)]
+    scale, offset, mean, variance = (
+        b.const(rng.uniform(0.5, 1.5, 256).astype(np.float16)) for _ in range(4))
     xp = b.input("xp", [batch, 64, 112, 112], "f16", format="NC1HWC0", c0=16)
     xn = b.input("xn", shape, "f16")
     xs = b.input("xs", [batch, 3, 224, 224], "f16")
     t = b.input("t", [1, 16, 8, 8], "f16", format="NC1HWC0", c0=16)
     t2 = b.input("t2", [1, 16, 8, 8], "f16", format="NC1HWC0", c0=16)
     rows = [
-        (f"batch_norm {batch}x256x56x56", b.batch_norm(x, *params), "memory"),
+        (f"batch_norm {batch}x256x56x56", b.batch_norm(x, scale, offset, mean, variance),
+         "memory"),
         (f"relu {batch}x256x56x56", b.relu(x), "memory"),
         (f"add {batch}x256x56x56", b.add(x, x2), "memory"),
         (f"max_pool 3x3/2 {batch}x64x112x112", b.max_pool(xp, [3, 3], [2, 2], [1] * 4), "memory"),
@@ -341,7 +350,7 @@ def section_kernels(batch: int, profile: DeviceProfile) -> None:
               f"{us / roof:8.2f} {rate / 1e9:7.0f} {rate / hbm:6.1%} {band_text:>10s} "
               f"{mark:>7s}{flag}")
     print()
-    print("published bands (notes/runtime.md section 1: MindSpore ResNet-50 / InceptionV3 "
+    print("published bands (MindSpore ResNet-50 / InceptionV3 "
           "training steps on an Ascend 910, fp16, batch 16-64):")
     print("  3x3 convs (forward)             55-80 TFLOPS (22-30% of 256)")
     print("  1x1 convs, 64-128 input chans   12-25 TFLOPS")
@@ -515,9 +524,9 @@ def section_speed(n: int, repeat: int, clock: Callable[[], float]) -> None:
         program = api.device_program(module)
         prepare = clock() - start
         count = sum(t.kind == "launch" for t in program.tasks)
-        fns = [lambda p=program: api.simulate(p, timing_only=True)]
+        fns = [partial(api.simulate, program, timing_only=True)]
         if CHECKER:
-            fns.append(lambda p=program: api.simulate(p, timing_only=True, check=False))
+            fns.append(partial(api.simulate, program, timing_only=True, check=False))
         times, results = measure_together(fns, repeat, clock)
         seconds, result = times[0], results[0]
         unchecked = ""
@@ -538,14 +547,14 @@ def section_speed(n: int, repeat: int, clock: Callable[[], float]) -> None:
     x = np.random.default_rng(1).uniform(-1, 1, (1, 3, 224, 224)).astype(np.float32)
     first = api.simulate(program, {"input": x})  # warm up: weights read, weight matrices
     inputs, order = first.inputs, first.order
-    fns = [
+    runs: list[Callable[[], object]] = [
         lambda: api.simulate(program, inputs),
         lambda: executor.execute(program, inputs, order),
         lambda: api.simulate(program, timing_only=True),
     ]
     if CHECKER:
-        fns.append(lambda: api.simulate(program, inputs, check=False))
-    times, _ = measure_together(fns, max(repeat, 5), clock)
+        runs.append(lambda: api.simulate(program, inputs, check=False))
+    times, _ = measure_together(runs, max(repeat, 5), clock)
     t_full, t_numbers, t_timing = times[:3]
     count = sum(t.kind == "launch" for t in program.tasks)
     print(f"  ResNet-18 1x3x224x224 f32 ({count} launches, {len(program.tasks)} tasks): "

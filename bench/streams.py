@@ -7,7 +7,7 @@ Two sections, in one process each:
 is parsed), at `--scaling-sizes` compute ops (1k, 10k and 100k by default):
 
 - `wide`: one relu fans out to n - 1 relus, every one a result: the return joins n
-  producers (the case of issue 11: quadratic before it);
+  producers (quadratic in the pass's earlier wait selection);
 - `deep`: a chain of n relu / sigmoid ops;
 - `random`: each op (relu, sigmoid or add) reads one or two earlier values, 80% among the
   last 8 and 20% anywhere before (long edges, beyond the reachability window).
@@ -68,7 +68,7 @@ occasional all-reduce), for which it prints:
   from the function entry to the first op of every side stream and the join of every side
   stream's last op into `func.return`), the number of waits kept by:
     * one wait per cross-stream edge;
-    * GE's pairwise rules (notes/streams.md): OptimizeBySendEvents (one sender, several
+    * GE's pairwise rules (its stream allocator's): OptimizeBySendEvents (one sender, several
       receivers on one stream: keep the first), then OptimizeByRecvEvents (several senders
       on one stream, one receiver: keep the last);
     * XLA's RemoveRedundantDependencyEdges: per (dst stream, src stream), a watermark
@@ -103,9 +103,9 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.transforms.canonicalize import CanonicalizePass
 
-from ge_dialect.ir.dialects import ge, stream
 from ge_dialect.api import gc_paused
 from ge_dialect.frontend.builder import GraphBuilder, Tensor
+from ge_dialect.ir.dialects import ge, stream
 from ge_dialect.ir.registry import make_context
 from transforms.assign_streams import AssignStreamsPass
 

@@ -73,7 +73,11 @@ def record_filecheck(directory: str, argv: list[str]) -> int:
             prefix = arg.split("=", 1)[1]
         if arg.startswith("--input-file="):
             data = Path(arg.split("=", 1)[1]).read_bytes()
-    name = os.path.relpath(check_file, ROOT / "test" / "lit").replace(os.sep, "__")
+    # lit runs a test in its folder's Output/: the folder and the check file name a record
+    # (two tests of different folders may check against one file)
+    folder = os.path.relpath(os.getcwd(), ROOT / "test" / "lit").split(os.sep)[0]
+    checked = os.path.relpath(check_file, ROOT / "test" / "lit").replace(os.sep, "__")
+    name = f"{folder}@{checked}"
     target = Path(directory)
     target.mkdir(parents=True, exist_ok=True)
     index = len(list(target.glob(f"{name}.{prefix}.*")))
@@ -96,8 +100,8 @@ def _env() -> dict[str, str]:
 
 def snapshot_lit(out: Path) -> None:
     recorder = f"{sys.executable} {Path(__file__).resolve()} --record {out / 'lit'}"
-    command = [str(Path(sys.executable).parent / "lit"), "-q", "-j2", "--param", f"filecheck={recorder}",
-               str(ROOT / "test" / "lit")]
+    command = [str(Path(sys.executable).parent / "lit"), "-q", "-j2",
+               "--param", f"filecheck={recorder}", str(ROOT / "test" / "lit")]
     subprocess.run(command, cwd=ROOT, env=_env(), check=False)
 
 
@@ -148,7 +152,7 @@ def _run_all(jobs: list[tuple[Path, list[str]]]) -> None:
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--record"]:
         return record_filecheck(argv[1], argv[2:])
-    if len(argv) != 1:
+    if len(argv) != 1 or argv[0].startswith("-"):
         print(__doc__.strip().splitlines()[0], file=sys.stderr)
         print("usage: python dev/snapshot.py DIR", file=sys.stderr)
         return 2

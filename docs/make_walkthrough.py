@@ -1,4 +1,4 @@
-"""Makes the README's walk-through ("ResNet-18 end to end"): the timeline pictures
+"""Makes docs/walkthrough.md's pictures ("ResNet-18 end to end"): the timeline pictures
 `docs/walkthrough_resnet18.png` and `docs/walkthrough_inception_auto.png`, and prints the
 IR excerpts and the reports it quotes.
 

@@ -15,10 +15,8 @@ pass records (say, `assign-streams{report=true}`'s summary) stay on the module:
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from io import StringIO
 from typing import TYPE_CHECKING, Any
 
@@ -27,10 +25,10 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import Builtin, ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass, PassPipeline
-from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 
 from ge_dialect.ir.dialects import ge
-from ge_dialect.ir.parser import LocatedParseError, LocatingParser
+from ge_dialect.ir.parser import is_blank, parse
 from ge_dialect.ir.registry import make_context
 from ge_dialect.ir.verify import verify_module
 from ge_dialect.ir.weights import (
@@ -42,6 +40,9 @@ from ge_dialect.ir.weights import (
 )
 from ge_dialect.utils.errors import GeError
 from ge_dialect.utils.floats import ExactPrinter, ExactSyntaxPrinter
+from ge_dialect.utils.gc_pause import gc_paused
+from ge_dialect.utils.textfile import decode, read_text
+from ge_dialect.utils.tolerance import max_error, within_tolerance
 
 if TYPE_CHECKING:  # the simulator loads on first use: ge-opt never needs it
     from ge_dialect.sim.profile import DeviceProfile
@@ -60,71 +61,11 @@ def __getattr__(name: str) -> Any:
 
 
 DEFAULT_PIPELINE = "canonicalize,cse,fuse,to-nc1hwc0,assign-streams"
-"""The optimisation part of DESIGN's pipeline: what `compile(module)` runs."""
+"""The optimisation part of the pipeline (lowering and planning follow): what
+`compile(module)` runs."""
 
 FRONTENDS = ("mlir", "onnx")
 """The input formats `load` reads (`frontend=`): MLIR text, ONNX models."""
-
-
-def decode(data: bytes, name: str) -> str:
-    """`data` as UTF-8 text; invalid bytes are a located `GeError` (`name:line:col`)."""
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
-        raise GeError(
-            f"{name}:{line}:{col}: error: invalid UTF-8 (byte 0x{data[e.start]:02x})"
-        ) from None
-
-
-def read_text(path: str, what: str = "input") -> str:
-    """The text of the file `path` (a `GeError`, "cannot read <what>", when it cannot be
-    read or is not UTF-8)."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise GeError(f"{path}: error: cannot read {what}: {e.strerror or e}") from None
-    except ValueError as e:  # a NUL in the path
-        raise GeError(f"{path}: error: cannot read {what}: {e}") from None
-    return decode(data, path)
-
-
-def is_blank(text: str) -> bool:
-    """True when `text` holds only blank lines and `//` comments (an empty module)."""
-    return all(not line.strip() or line.lstrip().startswith("//") for line in text.splitlines())
-
-
-def parse(
-    text: str,
-    name: str = "<string>",
-    *,
-    ctx: Context | None = None,
-    line_offset: int = 0,
-    implicit_module: bool = True,
-    data_dir: str | None = None,
-) -> ModuleOp:
-    """Parses MLIR text; every op gets its `file:line:col` location in `name`.
-
-    `line_offset` is the number of lines before `text` in the file (a `--split-input-file`
-    chunk).  Text with only blank lines and comments is an empty module, as in MLIR.
-    `data_dir` is the directory external constant data is resolved against (the
-    directory of the file the text comes from); the current directory when None.
-    Raises `LocatedParseError`.  The module is not verified: see `verify`.
-    """
-    if is_blank(text):
-        module = ModuleOp([])
-    else:
-        parser = LocatingParser(ctx or make_context(), text, name, line_offset)
-        try:
-            with gc_paused():  # (as `compile`: no full collection scans the module meanwhile)
-                module = parser.parse_module(implicit_module)
-        except ParseError as e:
-            raise LocatedParseError.of(e, name, line_offset) from None
-    if data_dir is not None:
-        ge.set_data_dir(module, data_dir)
-    return module
 
 
 def load(
@@ -221,18 +162,6 @@ def verify(module: ModuleOp, name: str = "<unknown>") -> None:
     no location).
     """
     verify_module(module, name)
-
-
-@contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pauses Python's automatic cyclic garbage collection within the block (if it was on)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def compile(
@@ -472,45 +401,6 @@ def onnxruntime_outputs(
     names = [o.name for o in session.get_outputs()]
     feeds = {i.name: np.asarray(inputs[i.name]) for i in session.get_inputs()}
     return dict(zip(names, session.run(names, feeds), strict=True))
-
-
-TOLERANCES = {"float32": (1e-4, 1e-5), "float16": (1e-2, 1e-2)}
-"""DESIGN's tolerances per dtype: (rtol, k), `|a - b| <= k * max|ref| + rtol * |ref|`."""
-
-MODEL_TOLERANCE = (1e-3, 1e-4)
-"""A whole model against onnxruntime (fp32)."""
-
-
-def max_error(actual: np.ndarray, expected: np.ndarray) -> float:
-    """The largest absolute difference (inf when shapes differ or only one is NaN)."""
-    if actual.shape != expected.shape:
-        return float("inf")
-    a = actual.astype(np.float64)
-    b = np.asarray(expected).astype(np.float64)
-    both_nan = np.isnan(a) & np.isnan(b)
-    diff = np.where(both_nan, 0.0, np.abs(a - b))
-    return float(np.nan_to_num(diff, nan=np.inf).max(initial=0.0))
-
-
-def within_tolerance(
-    actual: np.ndarray, expected: np.ndarray, tolerance: tuple[float, float] | None = None
-) -> bool:
-    """Whether `actual` equals `expected` within `tolerance` ((rtol, k); by default
-    DESIGN's for the dtype, exact for integers and booleans)."""
-    if actual.shape != expected.shape:
-        return False
-    if tolerance is None:
-        tolerance = TOLERANCES.get(str(actual.dtype))
-    if tolerance is None:
-        return bool(np.array_equal(actual, expected))
-    rtol, k = tolerance
-    a = actual.astype(np.float64)
-    b = np.asarray(expected).astype(np.float64)
-    finite = np.isfinite(b)
-    scale = float(np.abs(b[finite]).max(initial=0.0))
-    close = np.abs(a - b) <= k * scale + rtol * np.abs(b)
-    same = (a == b) | (np.isnan(a) & np.isnan(b))
-    return bool(np.all(close | same))
 
 
 def print_module(

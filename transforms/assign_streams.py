@@ -74,13 +74,12 @@ from ge_dialect.ir.dialects import ge, stream
 from ge_dialect.utils.errors import OptionError, op_error
 from ge_dialect.utils.graphs import (
     chain_cover,
-    is_acyclic,
     merge_lightest,
     transitive_reduction,
 )
-from transforms import statistics
+from ge_dialect.utils.task_order import LAUNCH, RECORD, WAIT, TaskKind, start_order
+from transforms import reports
 from transforms.options import check_literal_options
-from transforms.reports import record
 
 Mode = Literal["labels", "auto", "single"]
 """The values of the `mode` option."""
@@ -185,9 +184,8 @@ def _is_a(op: object, cls: type | tuple[type, ...], cache: dict[type, bool]) -> 
 
 
 _IS_RECORD: dict[type, bool] = {}
+_IS_WAIT: dict[type, bool] = {}
 _IS_FUNC: dict[type, bool] = {}
-_RECORD, _WAIT = 1, 2
-_STREAM_OPS: dict[type, int] = {}  # _RECORD, _WAIT or 0 for each op class met so far
 
 
 def _sources_of(value: SSAValue, sources: dict[int, tuple[int, ...]]) -> tuple[int, ...]:
@@ -221,7 +219,7 @@ def _build_graph(block: Block) -> _Graph:
 
     The producers of each value defined in the block are looked up by the value's `id` (a
     value of another block, if any, by its owner), so an operand costs one lookup in a
-    table of small entries rather than a visit to its producer."""
+    table of small entries rather than a visit to its producer (`_producers`)."""
     ops: list[Operation] = []
     # id(value) -> its producers; the block's own values only (they stay alive meanwhile)
     sources: dict[int, tuple[int, ...]] = {id(arg): (ENTRY,) for arg in block.args}
@@ -238,7 +236,6 @@ def _build_graph(block: Block) -> _Graph:
     exit_preds: list[int] = []
     kinds = _KINDS
     label_type = stream.LabelAttr
-    get = sources.get
     following = block.first_op
     while following is not None:  # the ops in order (one call per op: no iterator)
         op = following
@@ -270,27 +267,7 @@ def _build_graph(block: Block) -> _Graph:
             for result in op.results:
                 sources[id(result)] = ()
             continue
-        deps: tuple[int, ...] | None = None
-        more: list[int] | None = None  # with several operands: all their producers
-        for value in op.operands:
-            found = get(id(value))
-            if found is None:
-                found = _sources_of(value, sources)
-            if deps is None:
-                deps = found
-            elif more is None:
-                more = [*deps, *found]
-            else:
-                more.extend(found)
-        if more is not None:
-            if len(more) != 2:
-                deps = tuple(dict.fromkeys(more))
-            elif more[0] != more[1]:
-                deps = (more[0], more[1])  # (two producers: no dict to drop duplicates)
-            elif deps is None or len(deps) != 1:  # (else both from the first producer:
-                deps = (more[0],)  # its tuple)
-        elif deps is None:
-            deps = ()
+        deps = _producers(op, sources)
         if kind == _RETURN:
             exit_preds = list(deps)
             continue
@@ -320,6 +297,33 @@ def _build_graph(block: Block) -> _Graph:
         collectives=collectives,
         stream_ops=stream_ops,
     )
+
+
+def _producers(op: Operation, sources: dict[int, tuple[int, ...]]) -> tuple[int, ...]:
+    """The producers of `op`'s operands, without repeats, in operand order (`sources` as in
+    `_sources_of`).  One operand's, and two distinct ones', need no dict to drop repeats."""
+    get = sources.get
+    deps: tuple[int, ...] | None = None
+    more: list[int] | None = None  # with several operands: all their producers
+    for value in op.operands:
+        found = get(id(value))
+        if found is None:
+            found = _sources_of(value, sources)
+        if deps is None:
+            deps = found
+        elif more is None:
+            more = [*deps, *found]
+        else:
+            more.extend(found)
+    if more is None:
+        return () if deps is None else deps
+    if len(more) != 2:
+        return tuple(dict.fromkeys(more))
+    if more[0] != more[1]:
+        return (more[0], more[1])
+    if deps is None or len(deps) != 1:  # (else both from the first producer: its tuple)
+        return (more[0],)
+    return deps
 
 
 # ----------------------------------------------------------------------------------------
@@ -362,32 +366,56 @@ def _assign(graph: _Graph, mode: Mode, max_streams: int) -> tuple[list[int], lis
     the main stream.  Keys are small ints (numbered by first use), so the phases that follow
     compare and index them rather than hash tuples: one list of ints, whose objects Python
     shares, rather than a tuple per op."""
-    n = len(graph.ops)
-    keys: list[int] = [0] * n
-    table: list[tuple] = [("auto", 0)]
-    labels = graph.labels
+    keys: list[int] = [0] * len(graph.ops)
+    table = _StreamTable()
     if mode == "single":
-        for op, label in zip(graph.ops, labels, strict=True):
-            if label is not None:
-                raise op_error(
-                    op,
-                    f'has stream label "{label.label.data}", but mode=single runs everything '
-                    "on one stream (GE E10055: stream labels need multi-stream)",
-                )
-        return keys, table
-    number: dict[tuple, int] = {table[0]: 0}  # the key of each stream of `table`
+        _check_unlabelled(graph)
+        return keys, table.streams
+    groups = _place_fixed(graph, mode, keys, table)
+    if groups:
+        _spread(graph, groups, max_streams, keys, table)
+    return keys, table.streams
 
-    def key_of(stream_key: tuple) -> int:
-        key = number.get(stream_key)
+
+class _StreamTable:
+    """The streams of `_assign` (`streams[k]` is the stream of key k), keyed by first use;
+    key 0 is ("auto", 0), the main stream."""
+
+    def __init__(self) -> None:
+        self.streams: list[tuple] = [("auto", 0)]
+        self._number: dict[tuple, int] = {self.streams[0]: 0}
+
+    def key(self, stream_key: tuple) -> int:
+        """The key of the stream `stream_key`, numbered now if new."""
+        key = self._number.get(stream_key)
         if key is None:
-            key = number[stream_key] = len(table)
-            table.append(stream_key)
+            key = self._number[stream_key] = len(self.streams)
+            self.streams.append(stream_key)
         return key
 
+
+def _check_unlabelled(graph: _Graph) -> None:
+    """Mode single: a stream label is an error (GE's E10055)."""
+    for op, label in zip(graph.ops, graph.labels, strict=True):
+        if label is not None:
+            raise op_error(
+                op,
+                f'has stream label "{label.label.data}", but mode=single runs everything '
+                "on one stream (GE E10055: stream labels need multi-stream)",
+            )
+
+
+def _place_fixed(
+    graph: _Graph, mode: Mode, keys: list[int], table: _StreamTable
+) -> dict[tuple, list[int]]:
+    """Puts labelled ops on their label's stream and unlabelled collectives on the comm
+    stream (in `keys`); returns the groups of ops left to spread over automatic streams
+    (mode auto): the ops of each `inner_parallel` label, and the unlabelled ones."""
     groups: dict[tuple, list[int]] = {}
     label_keys: dict[str, int] = {}  # one key per label, shared by its ops
     auto: list[int] = []
     comm = -1
+    labels = graph.labels
     collectives = graph.collectives
     for u, name in enumerate(graph.label_names):
         if name is not None:
@@ -397,33 +425,43 @@ def _assign(graph: _Graph, mode: Mode, max_streams: int) -> tuple[list[int], lis
             else:
                 key = label_keys.get(name)
                 if key is None:
-                    key = label_keys[name] = key_of(("label", name, 0))
+                    key = label_keys[name] = table.key(("label", name, 0))
                 keys[u] = key
         elif u in collectives:
             if comm < 0:
-                comm = key_of(("comm",))
+                comm = table.key(("comm",))
             keys[u] = comm
         elif mode == "auto":
             if not auto:
                 groups[("auto",)] = auto
             auto.append(u)
-    if groups:
-        reduced = transitive_reduction(graph.succs, REACH_WINDOW)
-        weight: list[int] = []  # the cost module's figures, read only for chains merged
-        for group_key, members in groups.items():
-            chains = chain_cover(graph.succs, reduced, members, CLOSURE_FANOUT)
-            if len(chains) > max_streams:
-                if not weight:
-                    weight = [0] * n
-                for u in members:
-                    weight[u] = _weight(graph.ops[u])
-            streams = merge_lightest(chains, max_streams, weight)
-            streams.sort(key=lambda s: s[0])
-            for k, ops in enumerate(streams):
-                key = key_of((*group_key, k))
-                for u in ops:
-                    keys[u] = key
-    return keys, table
+    return groups
+
+
+def _spread(
+    graph: _Graph,
+    groups: dict[tuple, list[int]],
+    max_streams: int,
+    keys: list[int],
+    table: _StreamTable,
+) -> None:
+    """Spreads each group over at most `max_streams` automatic streams (in `keys`): a chain
+    cover of its ops, the chains merged lightest first."""
+    reduced = transitive_reduction(graph.succs, REACH_WINDOW)
+    weight: list[int] = []  # the cost module's figures, read only for chains merged
+    for group_key, members in groups.items():
+        chains = chain_cover(graph.succs, reduced, members, CLOSURE_FANOUT)
+        if len(chains) > max_streams:
+            if not weight:
+                weight = [0] * len(graph.ops)
+            for u in members:
+                weight[u] = _weight(graph.ops[u])
+        streams = merge_lightest(chains, max_streams, weight)
+        streams.sort(key=lambda s: s[0])
+        for k, ops in enumerate(streams):
+            key = table.key((*group_key, k))
+            for u in ops:
+                keys[u] = key
 
 
 def _weight(op: Operation) -> int:
@@ -554,10 +592,30 @@ def _choose_waits(graph: _Graph, ids: list[int], nstreams: int) -> _Events:
 
     One working clock per stream, updated in place; an op's own clock is kept (as a tuple,
     which the GC untracks) only if another stream or the return reads it."""
-    n = len(graph.ops)
-    exit_node = n
+    position, first_of, last_of = _stream_positions(ids, nstreams)
+    read = _clocks_read(graph, ids, last_of)
+    waits = _WaitChooser(ids, position, nstreams)
     preds = graph.preds
-    position: list[int] = [0] * n
+    fork = graph.has_args
+    for v, s in enumerate(ids):
+        deps: Sequence[int] = preds[v]
+        if s != 0 and first_of[s] == v and fork:
+            deps = tuple(dict.fromkeys((*deps, ENTRY)))  # fork: a stream starts after the function
+        clock = waits.settle(v, s, deps)
+        clock[s] = position[v]
+        if read[v]:
+            waits.clocks[v] = tuple(clock)
+    joins = [last_of[s] for s in range(1, nstreams) if s in last_of]
+    waits.settle(len(graph.ops), 0, tuple(dict.fromkeys((*graph.exit_preds, *joins))))
+    return waits.result
+
+
+def _stream_positions(
+    ids: list[int], nstreams: int
+) -> tuple[list[int], list[int | None], dict[int, int]]:
+    """Each op's position on its stream (from 1 on stream 0, where ENTRY is position 0;
+    from 0 on the others), and the first and last op of each stream."""
+    position: list[int] = [0] * len(ids)
     counts = [0] * nstreams
     counts[0] = 1  # ENTRY is position 0 on stream 0
     first_of: list[int | None] = [None] * nstreams
@@ -568,12 +626,14 @@ def _choose_waits(graph: _Graph, ids: list[int], nstreams: int) -> _Events:
         if first_of[s] is None:
             first_of[s] = u
         last_of[s] = u
-    entry_clock = [-1] * nstreams
-    entry_clock[0] = 0
-    # the clocks another stream reads: of producers with a consumer on another stream, and of
-    # the ops the return waits for (results, and each stream's last op); no other is kept
-    read = [False] * n
-    for v, ps in enumerate(preds):
+    return position, first_of, last_of
+
+
+def _clocks_read(graph: _Graph, ids: list[int], last_of: dict[int, int]) -> list[bool]:
+    """Whether another stream reads each op's clock: producers with a consumer on another
+    stream, and the ops the return waits for (results, and each stream's last op)."""
+    read = [False] * len(graph.ops)
+    for v, ps in enumerate(graph.preds):
         s = ids[v]
         for u in ps:
             if u != ENTRY and ids[u] != s:
@@ -581,25 +641,39 @@ def _choose_waits(graph: _Graph, ids: list[int], nstreams: int) -> _Events:
     for u in (*graph.exit_preds, *last_of.values()):
         if u != ENTRY:
             read[u] = True
-    clocks: list[Sequence[int]] = [()] * n
-    entry = tuple(entry_clock)
-    # each stream's clock as of its last op so far (stream 0 starts with ENTRY)
-    last_on: list[list[int] | None] = [None] * nstreams
-    last_on[0] = entry_clock
+    return read
 
-    def where(u: int) -> tuple[int, int, Sequence[int]]:
+
+class _WaitChooser:
+    """The state of `_choose_waits`: each stream's clock as of its last op so far (stream 0
+    starts with ENTRY), the clocks of the ops another stream reads, and the waits kept."""
+
+    def __init__(self, ids: list[int], position: list[int], nstreams: int):
+        self.ids = ids
+        self.position = position
+        self.nstreams = nstreams
+        entry_clock = [-1] * nstreams
+        entry_clock[0] = 0
+        self.entry = tuple(entry_clock)
+        self.clocks: list[Sequence[int]] = [()] * len(ids)
+        self.last_on: list[list[int] | None] = [None] * nstreams
+        self.last_on[0] = entry_clock
+        self.result = _Events({}, 0, 0)
+
+    def where(self, u: int) -> tuple[int, int, Sequence[int]]:
+        """The stream, position and clock of producer `u` (ENTRY included)."""
         if u == ENTRY:
-            return 0, 0, entry
-        return ids[u], position[u], clocks[u]
+            return 0, 0, self.entry
+        return self.ids[u], self.position[u], self.clocks[u]
 
-    result = _Events({}, 0, 0)
-
-    def settle(v: int, s: int, deps: Sequence[int]) -> list[int]:
+    def settle(self, v: int, s: int, deps: Sequence[int]) -> list[int]:
         """Chooses the waits of consumer v on stream s; returns stream s's clock, updated
         with the kept waits (the clock of v but for v's own position)."""
-        clock = last_on[s]
+        clock = self.last_on[s]
         if clock is None:
-            clock = last_on[s] = [-1] * nstreams
+            clock = self.last_on[s] = [-1] * self.nstreams
+        ids = self.ids
+        position = self.position
         needed: list[int] = []
         cross = 0
         for u in deps:
@@ -614,28 +688,21 @@ def _choose_waits(graph: _Graph, ids: list[int], nstreams: int) -> _Events:
                     needed.append(u)
         if not cross:
             return clock
+        result = self.result
         result.dependencies += cross
-        kept = _not_implied(needed, where) if len(needed) > 1 else needed
+        kept = _not_implied(needed, self.where) if len(needed) > 1 else needed
         result.dropped += cross - len(kept)
         if kept:
             result.waits[v] = tuple(kept)  # a tuple of ints: the GC untracks it
-        for u in kept:
-            for t, c in enumerate(where(u)[2]):
-                if c > clock[t]:
-                    clock[t] = c
+            self._join(clock, kept)
         return clock
 
-    for v, s in enumerate(ids):
-        deps: Sequence[int] = preds[v]
-        if s != 0 and first_of[s] == v and graph.has_args:
-            deps = tuple(dict.fromkeys((*deps, ENTRY)))  # fork: a stream starts after the function
-        clock = settle(v, s, deps)
-        clock[s] = position[v]
-        if read[v]:
-            clocks[v] = tuple(clock)
-    joins = [last_of[s] for s in range(1, nstreams) if s in last_of]
-    settle(exit_node, 0, tuple(dict.fromkeys((*graph.exit_preds, *joins))))
-    return result
+    def _join(self, clock: list[int], kept: list[int]) -> None:
+        """Takes into `clock` what the producers waited for have done."""
+        for u in kept:
+            for t, c in enumerate(self.where(u)[2]):
+                if c > clock[t]:
+                    clock[t] = c
 
 
 def _not_implied(
@@ -745,13 +812,13 @@ def _rewrite(block: Block, graph: _Graph, ids: list[int], events: _Events) -> No
 
 
 def _waits_run_forward(events: _Events, n: int) -> bool:
-    """Whether every wait the pass inserts comes after the record it waits for, which
-    `_check_deadlock_free` asks of the block, read from the decision instead (O(waits),
-    not another walk of the block): `_rewrite` puts the record of op u right after it (of
-    ENTRY at the start of the block) and the waits of op v right before it (of n, the
-    return, before the return), and moves no op, so a wait of v for u comes after u's
-    record exactly when u < v.  Then all edges run forward: no deadlock, unless the input
-    had stream ops of its own (the caller checks the block then)."""
+    """Whether every wait the pass inserts comes after the record it waits for, read from
+    the decision (O(waits), not another walk of the block): `_rewrite` puts the record of
+    op u right after it (of ENTRY at the start of the block) and the waits of op v right
+    before it (of n, the return, before the return), and moves no op, so a wait of v for u
+    comes after u's record exactly when u < v.  Then the block order itself lets every wait
+    go on (its record ran before it): no deadlock, unless the input had stream ops of its
+    own (the caller then checks the block, `_check_deadlock_free`)."""
     return all(max(producers) < v for v, producers in events.waits.items()) and all(
         v <= n for v in events.waits
     )
@@ -762,52 +829,42 @@ class InternalError(Exception):
 
 
 def _check_deadlock_free(block: Block) -> None:
-    """Raises `InternalError` unless stream order plus record -> wait edges are acyclic.
+    """Raises `InternalError` unless stream order plus record -> wait edges are acyclic:
+    exactly when every op of the block can start (`task_order.start_order`: a wait goes on
+    once its record ran).
 
     The pass never reorders ops and waits only for records of ops before the wait, so a
-    cycle can only come from a bug of the pass, whatever its input.  Stream order runs
-    forward in block order; so when every wait also comes after its record, all edges run
-    forward and there is no cycle (one look at the block); otherwise Kahn's algorithm
-    decides.
+    cycle can only come from a bug of the pass, whatever its input.
     """
-    recorded: set[int] = set()  # the records met so far that carry a stream.id
-    stream_ops = _STREAM_OPS
-    following = block.first_op
-    while following is not None:  # the ops in order (one call per op: no iterator)
-        op = following
-        following = op.next_op
-        kind = stream_ops.get(type(op))
-        if kind is None:
-            kind = stream_ops[type(op)] = (
-                _RECORD
-                if isinstance(op, stream.RecordOp)
-                else _WAIT
-                if isinstance(op, stream.WaitOp)
-                else 0
-            )
-        if not kind or stream.ID not in op.attributes:
-            continue
-        if kind == _RECORD:
-            recorded.add(id(op))
-            continue
-        owner = cast(stream.WaitOp, op).event.owner
-        if _is_a(owner, stream.RecordOp, _IS_RECORD) and id(owner) not in recorded:
-            break  # a wait before its record (or a record without a stream)
-    else:
-        return  # every edge runs forward
-    ops = [op for op in block.ops if stream.ID in op.attributes]
-    index = {op: i for i, op in enumerate(ops)}
-    succs: list[list[int]] = [[] for _ in ops]
-    last: dict[int | None, int] = {}
-    for i, op in enumerate(ops):
-        sid = stream.stream_of(op)
-        if sid in last:
-            succs[last[sid]].append(i)
-        last[sid] = i
-        if isinstance(op, stream.WaitOp) and isinstance(op.event.owner, stream.RecordOp):
-            succs[index[op.event.owner]].append(i)
-    if not is_acyclic(succs):
+    _, stuck = start_order(*_task_list(block))
+    if stuck:
         raise InternalError("assign-streams produced a cycle of stream order and waits (a bug)")
+
+
+def _task_list(block: Block) -> tuple[list[int], list[TaskKind], list[int]]:
+    """The ops of `block` that have a stream as a task list of `task_order`: their streams
+    (-1 for a `stream.id` of another type), kinds (records, waits for a record, and launches:
+    every other op) and events (the `id` of the record)."""
+    streams: list[int] = []
+    kinds: list[TaskKind] = []
+    events: list[int] = []
+    for op in block.ops:
+        if stream.ID not in op.attributes:
+            continue
+        sid = stream.stream_of(op)
+        streams.append(-1 if sid is None else sid)
+        if _is_a(op, stream.RecordOp, _IS_RECORD):
+            kinds.append(RECORD)
+            events.append(id(op))
+            continue
+        owner = cast(stream.WaitOp, op).event.owner if _is_a(op, stream.WaitOp, _IS_WAIT) else None
+        if owner is not None and _is_a(owner, stream.RecordOp, _IS_RECORD):
+            kinds.append(WAIT)
+            events.append(id(owner))
+        else:
+            kinds.append(LAUNCH)
+            events.append(-1)
+    return streams, kinds, events
 
 
 # ----------------------------------------------------------------------------------------
@@ -965,8 +1022,8 @@ class AssignStreamsPass(ModulePass):
         if graph.stream_ops or not _waits_run_forward(events, len(graph.ops)):
             _check_deadlock_free(block)
         if self.report:
-            record(module, _report(fn, self.mode, graph, streams, events))
-        statistics.count(module, self.name, "streams", len(streams))
-        statistics.count(module, self.name, "events-kept", sum(map(len, events.waits.values())))
-        statistics.count(module, self.name, "events-dropped", events.dropped)
+            reports.record(module, _report(fn, self.mode, graph, streams, events))
+        reports.count(module, self.name, "streams", len(streams))
+        reports.count(module, self.name, "events-kept", sum(map(len, events.waits.values())))
+        reports.count(module, self.name, "events-dropped", events.dropped)
         return graph.nested

@@ -80,14 +80,19 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 from xdsl.traits import Commutative
-from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from ge_dialect.ir.dialects import stream
 from ge_dialect.utils import dtypes
 from ge_dialect.utils.errors import GeError, op_error
 from transforms import register_pass
-from transforms.common import constant_of, fused_location, refuse_assigned, same_label
-from transforms.statistics import count
+from transforms.common import (
+    constant_of,
+    erase_dead,
+    fused_location,
+    refuse_assigned,
+    same_label,
+)
+from transforms.reports import count
 
 __all__ = [
     "Match",
@@ -511,7 +516,9 @@ class Pattern(abc.ABC):
             if isinstance(new.location, UnknownLoc):
                 new.location = location
         rewriter.replace(root, new_ops, list(new_results))
-        _erase_dead(m.ops[:-1], rewriter)
+        # the other matched ops the replacement left unused (users first), then the
+        # constants and other producers left dead
+        erase_dead(reversed(m.ops[:-1]), rewriter=rewriter)
         return True
 
     def _check(
@@ -536,22 +543,6 @@ class Pattern(abc.ABC):
                     root,
                     f"pattern '{self.name}' built {new_value.type} for a value of type {old.type}",
                 )
-
-
-def _erase_dead(matched: Sequence[Operation], rewriter: PatternRewriter) -> None:
-    """Erases the matched ops (users first) that the replacement left unused, then the
-    producers of their operands (constants) that this leaves dead."""
-    producers: list[Operation] = []
-    for dead in reversed(matched):
-        if dead.parent is None or any(r.uses for r in dead.results):
-            continue
-        producers.extend(v.owner for v in dead.operands if isinstance(v.owner, Operation))
-        rewriter.erase(dead)
-    while producers:
-        producer = producers.pop()
-        if producer.parent is not None and is_trivially_dead(producer):
-            producers.extend(v.owner for v in producer.operands if isinstance(v.owner, Operation))
-            rewriter.erase(producer)
 
 
 def pattern(

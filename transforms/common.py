@@ -1,35 +1,138 @@
-"""Helpers shared by the graph passes (fuse, to-nc1hwc0, pattern passes)."""
+"""Helpers shared by the graph passes (fuse, to-nc1hwc0, shard, pattern passes): the one
+remover of dead ops, the location of a fused op, operand and label questions."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import cast
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    FileLineColLoc,
     FusedLoc,
     LocationAttr,
     ModuleOp,
+    NameLoc,
     NoneAttr,
     UnknownLoc,
 )
 from xdsl.ir import Operation, SSAValue
-from xdsl.traits import Commutative
+from xdsl.traits import (
+    Commutative,
+    IsTerminator,
+    MemoryEffect,
+    NoMemoryEffect,
+    SymbolOpInterface,
+)
+from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from ge_dialect.ir.dialects import ge, stream
 from ge_dialect.utils.errors import op_error
 from ge_dialect.utils.walk import walk_ops
 
+if TYPE_CHECKING:
+    from xdsl.pattern_rewriter import PatternRewriter
 
-def erase_unused(op: Operation) -> None:
+
+# --------------------------------------------------------------------------------------
+# Dead ops
+# --------------------------------------------------------------------------------------
+
+
+def erase_dead(
+    ops: Iterable[Operation],
+    *,
+    follow_producers: bool = True,
+    rewriter: PatternRewriter | None = None,
+) -> None:
+    """The passes' one remover of dead ops.
+
+    Erases each op of `ops`, in that order (give users before their producers), that is
+    still in a block and has no use left, whatever its effects: the ops a rewrite replaced,
+    or the candidates a pass picked (only its constants and conversions, say).  Then, with
+    `follow_producers`, the producers of the erased ops' operands that this leaves trivially
+    dead (`is_dead`), and theirs in turn, last found first, as xDSL's greedy rewrite driver
+    erases them; without it, nothing else (a pass that must not erase the input's own dead
+    ops lists its candidates users first, so that one reverse walk erases whole chains).
+
+    Through `rewriter` when given: each erasure is announced to its listeners (a walker's
+    worklist), in the order above.  Otherwise the ops are detached directly, with no
+    listener to notify (`_erase_unused`: the passes that drive their own walk, for speed).
+    """
+    erase = _erase_unused if rewriter is None else rewriter.erase
+    producers: list[Operation] = []
+    for op in ops:
+        if op.parent is None or _has_use(op):
+            continue
+        if follow_producers:
+            producers.extend(_producers(op))
+        erase(op)
+    while producers:
+        op = producers.pop()
+        if op.parent is not None and is_dead(op):
+            producers.extend(_producers(op))
+            erase(op)
+
+
+def is_dead(op: Operation) -> bool:
+    """xDSL's `is_trivially_dead(op)` (no use, no effect beyond its results, neither a
+    terminator nor a symbol), from a per-class answer where the class alone decides."""
+    if _has_use(op):
+        return False
+    cls = type(op)
+    pure = _DEAD_IF_UNUSED.get(cls)
+    if pure is None:
+        pure = _DEAD_IF_UNUSED[cls] = _dead_if_unused(op)
+    if pure and not op.regions:
+        return True
+    return is_trivially_dead(op)
+
+
+_DEAD_IF_UNUSED: dict[type[Operation], bool] = {}
+"""Per op class: whether an op of it without regions is trivially dead once its results are
+unused (`_dead_if_unused`)."""
+
+
+def _dead_if_unused(op: Operation) -> bool:
+    """Whether `op`'s class declares no memory effect at all (every `MemoryEffect` trait a
+    `NoMemoryEffect`) and is neither a terminator nor a symbol (`would_be_trivially_dead`,
+    for an op of that class without regions)."""
+    effects = op.get_traits_of_type(MemoryEffect)  # type: ignore[type-abstract]
+    return (
+        bool(effects)
+        and all(isinstance(t, NoMemoryEffect) for t in effects)
+        and not op.has_trait(IsTerminator, value_if_unregistered=False)
+        and not op.has_trait(SymbolOpInterface, value_if_unregistered=False)
+    )
+
+
+def _has_use(op: Operation) -> bool:
+    """Whether a result of `op` has a use."""
+    for result in op.results:  # (a loop: no generator per op)
+        if result.first_use is not None:
+            return True
+    return False
+
+
+def _producers(op: Operation) -> list[Operation]:
+    """The ops defining `op`'s operands (not the block arguments), in operand order."""
+    return [v.owner for v in op.operands if isinstance(v.owner, Operation)]
+
+
+def _erase_unused(op: Operation) -> None:
     """Erases `op`, whose results have no use, from its block: what `Rewriter.erase_op`
     does, but for replacing the (no) uses of each result by a new `ErasedSSAValue`, and
-    without a rewriter's listeners (for passes that have none)."""
+    without a rewriter's listeners."""
     block = op.parent
-    assert block is not None and all(r.first_use is None for r in op.results)
+    assert block is not None
     block.detach_op(op)
     op.drop_all_references()
+
+
+# --------------------------------------------------------------------------------------
+# Other helpers
+# --------------------------------------------------------------------------------------
 
 
 def refuse_assigned(module: ModuleOp, pass_name: str) -> None:
@@ -77,16 +180,39 @@ def same_label(ops: Sequence[Operation]) -> bool:
 
 
 def fused_location(ops: Sequence[Operation]) -> LocationAttr:
-    """The location of an op that replaces `ops`: their locations fused."""
+    """The location of an op that replaces `ops`: their locations fused (nested fused
+    locations flattened, unknown ones and repeats left out, in order of first appearance);
+    one location as itself, none as `UnknownLoc`."""
     locations: list[LocationAttr] = []
     for op in ops:
         loc = op.location
         inner: Sequence[LocationAttr] = (loc,)
-        if isinstance(loc, FusedLoc):  # its parameter is typed `Attribute`: an array of locations
+        if type(loc) is FusedLoc:  # its parameter is typed `Attribute`: an array of locations
             inner = cast("ArrayAttr[LocationAttr]", loc.locations).data
-        locations.extend(x for x in inner if not isinstance(x, UnknownLoc) and x not in locations)
+        for x in inner:  # (`type() is`: the builtin locations have no subclasses)
+            if type(x) is not UnknownLoc and not any(_same_location(x, y) for y in locations):
+                locations.append(x)
     if not locations:
         return UnknownLoc()
     if len(locations) == 1:
         return locations[0]
-    return FusedLoc(ArrayAttr(locations), NoneAttr())
+    return FusedLoc(ArrayAttr(locations), _NO_METADATA)
+
+
+_NO_METADATA = NoneAttr()
+
+
+def _same_location(a: LocationAttr, b: LocationAttr) -> bool:
+    """`a == b`, answered without comparing all parameters where a cheap look tells (a
+    comparison of two attributes walks their parameters)."""
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return False  # dataclass equality: attributes of different classes differ
+    if isinstance(a, NameLoc) and a.desc.data != cast(NameLoc, b).desc.data:
+        return False
+    if isinstance(a, FileLineColLoc):
+        c = cast(FileLineColLoc, b)
+        if a.line.data != c.line.data or a.column.data != c.column.data:
+            return False
+    return a == b

@@ -32,35 +32,29 @@ from __future__ import annotations
 import abc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar, cast
+from typing import ClassVar
 
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import builtin
 from xdsl.dialects.builtin import (
-    ArrayAttr,
     DenseIntOrFPElementsAttr,
-    FileLineColLoc,
-    FusedLoc,
-    LocationAttr,
-    NameLoc,
     NoneAttr,
     TensorType,
-    UnknownLoc,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
-from xdsl.traits import IsTerminator, MemoryEffect, NoMemoryEffect, SymbolOpInterface
-from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from ge_dialect.ir.dialects import ge, stream
 from ge_dialect.utils import dtypes
 from ge_dialect.utils.walk import walk_ops
-from transforms import statistics
+from transforms import reports
 from transforms.common import (
-    erase_unused,
+    erase_dead,
+    fused_location,
+    is_dead,
     logical_constant,
     operand_orders,
     refuse_assigned,
@@ -202,7 +196,7 @@ class _Fusion:
             if folded is None:
                 continue
             const = ge.ConstOp.from_numpy(folded.stored, folded.type)
-            const.location = _fused_location([conv, *self.absorbed[: folded.absorbed_before]])
+            const.location = fused_location([conv, *self.absorbed[: folded.absorbed_before]])
             const.output.name_hint = folded.at.results[0].name_hint
             block.insert_op_before(const, folded.at)
             operands[key] = const.output
@@ -220,20 +214,15 @@ class _Fusion:
         label = conv.attributes.get(stream.LABEL)
         if label is not None:
             fused.attributes[stream.LABEL] = label
-        fused.location = _fused_location([conv, *self.absorbed])
+        fused.location = fused_location([conv, *self.absorbed])
         # `rewriter.replace(last, fused)`: the uses, the name, the place
         old = last.results[0]
         fused.output.name_hint = old.name_hint
         old.replace_all_uses_with(fused.output)
         block.insert_op_after(fused, last)
         rewriter.has_done_action = True
-        erased = [conv, *self.absorbed]
-        producers = [v.owner for op in erased for v in op.operands]
-        for op in reversed(erased):
-            erase_unused(op)
-        for producer in producers:  # old weights, BN parameters (not the ops just erased)
-            if isinstance(producer, Operation) and producer.parent is not None:
-                _erase_if_dead(producer)
+        # the chain (users first), then the old weights and BN parameters left dead
+        erase_dead(reversed([conv, *self.absorbed]))
 
 
 _BIAS_TYPES: dict[tuple[Attribute, int], TensorType] = {}
@@ -247,83 +236,6 @@ def _bias_type(out: TensorType) -> TensorType:
     if t is None:
         t = _BIAS_TYPES[key] = TensorType(key[0], [key[1]])
     return t
-
-
-def _fused_location(ops: Sequence[Operation]) -> LocationAttr:
-    """`transforms.common.fused_location(ops)`, with fewer attribute comparisons: a
-    location is compared with `==` only to those of the same class whose name or
-    position does not already tell them apart (a comparison of two attributes walks their
-    parameters)."""
-    locations: list[LocationAttr] = []
-    for op in ops:
-        loc = op.location
-        inner: Sequence[LocationAttr] = (loc,)
-        if type(loc) is FusedLoc:  # its parameter is typed `Attribute`: an array of locations
-            inner = cast("ArrayAttr[LocationAttr]", loc.locations).data
-        for x in inner:  # (`type() is`: the builtin locations have no subclasses)
-            if type(x) is not UnknownLoc and not any(_same(x, y) for y in locations):
-                locations.append(x)
-    if not locations:
-        return UnknownLoc()
-    if len(locations) == 1:
-        return locations[0]
-    return FusedLoc(ArrayAttr(locations), _NO_METADATA)
-
-
-_NO_METADATA = NoneAttr()
-
-
-def _same(a: LocationAttr, b: LocationAttr) -> bool:
-    """`a == b`, answered without comparing all parameters where a cheap look tells."""
-    if a is b:
-        return True
-    if type(a) is not type(b):
-        return False  # dataclass equality: attributes of different classes differ
-    if isinstance(a, NameLoc) and a.desc.data != cast(NameLoc, b).desc.data:
-        return False
-    if isinstance(a, FileLineColLoc):
-        c = cast(FileLineColLoc, b)
-        if a.line.data != c.line.data or a.column.data != c.column.data:
-            return False
-    return a == b
-
-
-_DEAD_IF_UNUSED: dict[type[Operation], bool] = {}
-"""Per op class: whether an op of it without regions is trivially dead once its results are
-unused, because the class declares no memory effect at all (every `MemoryEffect` trait a
-`NoMemoryEffect`) and is neither a terminator nor a symbol (`would_be_trivially_dead`)."""
-
-
-def _dead(op: Operation) -> bool:
-    """`is_trivially_dead(op)`, from a per-class answer where the class alone decides."""
-    for result in op.results:  # (a loop: no generator per op)
-        if result.first_use is not None:
-            return False
-    cls = type(op)
-    pure = _DEAD_IF_UNUSED.get(cls)
-    if pure is None:
-        effects = op.get_traits_of_type(MemoryEffect)  # type: ignore[type-abstract]
-        pure = _DEAD_IF_UNUSED[cls] = (
-            bool(effects)
-            and all(isinstance(t, NoMemoryEffect) for t in effects)
-            and not op.has_trait(IsTerminator, value_if_unregistered=False)
-            and not op.has_trait(SymbolOpInterface, value_if_unregistered=False)
-        )
-    if pure and not op.regions:
-        return True
-    return is_trivially_dead(op)
-
-
-def _erase_if_dead(op: Operation) -> None:
-    """Erases `op` if it is trivially dead (unused and free of side effects), then the
-    producers of its operands that this leaves dead, as a greedy rewrite driver does."""
-    work = [op]
-    while work:
-        op = work.pop()
-        if op.parent is None or not _dead(op):
-            continue
-        work.extend(v.owner for v in op.operands if isinstance(v.owner, Operation))
-        erase_unused(op)
 
 
 _Step = Callable[["_Fusion", Operation], bool]
@@ -617,8 +529,8 @@ class FuseIntoConv(RewritePattern):
     trivially dead ops, as xDSL's greedy pattern applier does."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if _dead(op):
-            _erase_if_dead(op)
+        if is_dead(op):
+            erase_dead([op])
             return
         steps = _STEPS_BY_TYPE.get(type(op))
         if steps is not None:
@@ -658,7 +570,7 @@ class FusePass(ModulePass):
             except Exception as err:  # as the walker reports it
                 inner.emit_error(f"Error while applying pattern: {err}", underlying_error=err)
             fusions += rewriter.has_done_action
-        statistics.count(op, self.name, "fusions", fusions)
+        reports.count(op, self.name, "fusions", fusions)
 
 
 def _erased(op: Operation, top: Operation) -> bool:

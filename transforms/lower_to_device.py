@@ -68,7 +68,7 @@ from ge_dialect.ir import cost
 from ge_dialect.ir.dialects import ge, npu, stream
 from ge_dialect.ir.interpreter import io_names
 from ge_dialect.utils.errors import op_error
-from transforms import statistics
+from transforms import reports
 
 VIEW_OPS = (ge.ReshapeOp, ge.FlattenOp, ge.IdentityOp, stream.WaitTensorOp)
 """Ops whose result is its input's bytes under another shape, when both use the default layout."""
@@ -311,4 +311,4 @@ class LowerToDevicePass(ModulePass):
                 elif isinstance(task, npu.CopyOp):
                     counts["copies"] += 1
         for statistic, n in counts.items():
-            statistics.count(op, self.name, statistic, n)
+            reports.count(op, self.name, statistic, n)

@@ -62,8 +62,16 @@ from ge_dialect.ir.dialects import npu
 from ge_dialect.utils.antichain import max_weight_antichain
 from ge_dialect.utils.errors import OptionError, op_error
 from ge_dialect.utils.offsets import assign_offsets, max_live
-from ge_dialect.utils.task_order import start_order, vector_clocks
-from transforms import statistics
+from ge_dialect.utils.task_order import (
+    COPY,
+    LAUNCH,
+    RECORD,
+    WAIT,
+    TaskKind,
+    start_order,
+    vector_clocks,
+)
+from transforms import reports
 
 IN_PLACE_KERNELS = frozenset(
     (
@@ -95,19 +103,19 @@ def _buffer_bytes(alloc: npu.AllocOp) -> int:
 
 def _task_table(
     ops: list[Operation],
-) -> tuple[list[Operation], list[int], list[str], list[int]]:
+) -> tuple[list[Operation], list[int], list[TaskKind], list[int]]:
     """The tasks among `ops` (issue order) and their streams, kinds and events."""
     tasks: list[Operation] = []
     streams: list[int] = []
-    kinds: list[str] = []
+    kinds: list[TaskKind] = []
     events: list[int] = []
     for op in ops:
         if isinstance(op, npu.RecordOp | npu.WaitOp):
-            kinds.append("record" if isinstance(op, npu.RecordOp) else "wait")
+            kinds.append(RECORD if isinstance(op, npu.RecordOp) else WAIT)
             events.append(op.event.value.data)
             streams.append(op.stream.value.data)
         elif isinstance(op, npu.LaunchOp | npu.CopyOp):
-            kinds.append("task")
+            kinds.append(LAUNCH if isinstance(op, npu.LaunchOp) else COPY)
             events.append(-1)
             streams.append(op.stream.value.data)
         else:
@@ -130,7 +138,52 @@ class _Slot:
     writes: list[int] = field(default_factory=list)
 
 
+@dataclass
+class _Lifetimes:
+    """The tasks of a program in a start order, and their happens-before (vector clocks,
+    `task_order`): task `a` happens before task `b` iff `before(a, b)`."""
+
+    tasks: list[Operation]
+    streams: list[int]
+    order: list[int]
+    position: dict[int, int]  # task -> its place in `order`
+    lane: dict[int, int]  # stream -> its clock component
+    clocks: list[tuple[int, ...]]
+
+    def before(self, a: int, b: int) -> bool:
+        """Whether task `a` happens before task `b` (stream order and events)."""
+        k = self.lane[self.streams[a]]
+        return a != b and self.clocks[a][k] <= self.clocks[b][k]
+
+
+def _lifetimes(ops: list[Operation]) -> _Lifetimes:
+    """The start order and vector clocks of the tasks among `ops` (a deadlock is an error
+    at the wait that can never go on)."""
+    tasks, streams, kinds, events = _task_table(ops)
+    order, stuck = start_order(streams, kinds, events)
+    if stuck:
+        wait = tasks[min(stuck.values())]
+        raise op_error(
+            wait, "--plan-memory: the program deadlocks here (this wait can never go on)"
+        )
+    lanes, clocks = vector_clocks(order, streams, kinds, events)
+    lane = {s: k for k, s in enumerate(lanes)}
+    position = {t: p for p, t in enumerate(order)}
+    return _Lifetimes(tasks, streams, order, position, lane, clocks)
+
+
+def _accesses(op: Operation) -> list[tuple[SSAValue, bool]]:
+    """The buffers a task reads (False) and writes (True)."""
+    if isinstance(op, npu.LaunchOp):
+        return [(v, False) for v in op.inputs] + [(v, True) for v in op.outputs]
+    if isinstance(op, npu.CopyOp):
+        return [(op.source, False), (op.dest, True)]
+    return []
+
+
 class _Planner:
+    """Plans one program's buffers (`run`); keeps the pass statistics."""
+
     def __init__(self, fn: func.FuncOp, alignment: int, in_place: bool):
         self.fn = fn
         self.alignment = alignment
@@ -138,22 +191,47 @@ class _Planner:
         self.buffers = self.reused = self.merged = 0  # the pass statistics
 
     def run(self) -> None:
-        fn = self.fn
-        ops = list(fn.body.block.ops)
-        tasks, streams, kinds, events = _task_table(ops)
-        order, stuck = start_order(streams, kinds, events)
-        if stuck:
-            wait = tasks[min(stuck.values())]
-            raise op_error(
-                wait, "--plan-memory: the program deadlocks here (this wait can never go on)"
-            )
-        lanes, clocks = vector_clocks(order, streams, kinds, events)
-        lane = {s: k for k, s in enumerate(lanes)}
-        position = {t: p for p, t in enumerate(order)}
-
-        # the allocation each buffer value lives in (through views)
-        root: dict[SSAValue, npu.AllocOp] = {}
+        """Plans the program: lifetimes, in-place merges, conflicts, offsets; rewrites the
+        allocations into views of the workspace and records the figures."""
+        ops = list(self.fn.body.block.ops)
+        life = _lifetimes(ops)
         allocs = [op for op in ops if isinstance(op, npu.AllocOp)]
+        slot_of = self._slots_with_accesses(ops, allocs, life)
+        if self.in_place:
+            self._merge_in_place(life.tasks, life.order, life.position, slot_of, life.before)
+        slots: list[_Slot] = []
+        for alloc in allocs:
+            slot = slot_of[alloc]
+            if slot.allocs[0] is alloc:
+                slots.append(slot)
+        sizes = [s.size for s in slots]
+        ordered = self._ordered(*_frontiers(slots, life))
+        stream_bound, _ = max_weight_antichain(sizes, _edges(ordered))
+        placement = assign_offsets(
+            sizes, _conflicts(ordered), self.alignment, lower_bound=stream_bound
+        )
+        no_reuse = sum(_aligned(_buffer_bytes(a), self.alignment) for a in allocs)
+        self._rewrite(slots, placement.offsets, placement.peak)
+        self.buffers = sum(len(s.allocs) for s in slots)
+        self.merged = self.buffers - len(slots)
+        self.reused = _reusing(placement.offsets, sizes)
+        figures = {
+            "peak": placement.peak,
+            "no_reuse": no_reuse,
+            "sequential_bound": max_live(sizes, _spans(slots), self.alignment),
+            "stream_bound": stream_bound,
+            "buffers": self.buffers,
+        }
+        self.fn.attributes[MEMORY] = DictionaryAttr(
+            {name: IntegerAttr(value, i64) for name, value in figures.items()}
+        )
+
+    def _slots_with_accesses(
+        self, ops: list[Operation], allocs: list[npu.AllocOp], life: _Lifetimes
+    ) -> dict[npu.AllocOp, _Slot]:
+        """A slot per allocation, with the tasks that access it (through its views), in
+        start order."""
+        root: dict[SSAValue, npu.AllocOp] = {}  # the allocation each buffer value lives in
         for op in ops:
             if isinstance(op, npu.AllocOp):
                 root[op.results[0]] = op
@@ -163,78 +241,15 @@ class _Planner:
             alloc: _Slot([alloc], _aligned(_buffer_bytes(alloc), self.alignment))
             for alloc in allocs
         }
-
-        def accesses(op: Operation) -> list[tuple[SSAValue, bool]]:
-            if isinstance(op, npu.LaunchOp):
-                return [(v, False) for v in op.inputs] + [(v, True) for v in op.outputs]
-            if isinstance(op, npu.CopyOp):
-                return [(op.source, False), (op.dest, True)]
-            return []
-
-        def happens_before(a: int, b: int) -> bool:
-            k = lane[streams[a]]
-            return a != b and clocks[a][k] <= clocks[b][k]
-
-        # accesses per allocation, in start order
-        for task in order:
-            for value, write in accesses(tasks[task]):
+        for task in life.order:
+            for value, write in _accesses(life.tasks[task]):
                 owner = root.get(value)
                 if owner is not None:
                     slot = slot_of[owner]
                     slot.accesses.append(task)
                     if write:
                         slot.writes.append(task)
-        if self.in_place:
-            self._merge_in_place(tasks, order, position, slot_of, happens_before)
-
-        slots: list[_Slot] = []
-        for alloc in allocs:
-            slot = slot_of[alloc]
-            if slot.allocs[0] is alloc:
-                slots.append(slot)
-        n = len(slots)
-        sizes = [s.size for s in slots]
-        # frontier: per lane, the last access of the slot; writer: its first write's clock
-        # with its own lane one back (a buffer may follow another only strictly after it)
-        frontier = np.zeros((n, len(lanes)), dtype=np.int64)
-        writer = np.full((n, len(lanes)), -1, dtype=np.int64)
-        first = [0] * n
-        last = [0] * n
-        for i, slot in enumerate(slots):
-            for task in slot.accesses:
-                k = lane[streams[task]]
-                frontier[i, k] = max(frontier[i, k], clocks[task][k])
-            if slot.writes:
-                w = min(slot.writes, key=position.__getitem__)
-                writer[i] = clocks[w]
-                writer[i, lane[streams[w]]] -= 1
-            if slot.accesses:
-                first[i] = min(slot.accesses)
-                last[i] = max(slot.accesses) + 1
-        ordered = self._ordered(frontier, writer)
-        conflicts = [
-            [int(j) for j in np.flatnonzero(~(ordered[i] | ordered[:, i]))] for i in range(n)
-        ]
-        for i in range(n):
-            conflicts[i] = [j for j in conflicts[i] if j != i]
-        edges = [(int(a), int(b)) for a, b in zip(*np.nonzero(ordered), strict=True)]
-        stream_bound, _ = max_weight_antichain(sizes, edges)
-        placement = assign_offsets(sizes, conflicts, self.alignment, lower_bound=stream_bound)
-        sequential = max_live(sizes, list(zip(first, last, strict=True)), self.alignment)
-        no_reuse = sum(_aligned(_buffer_bytes(a), self.alignment) for a in allocs)
-        self._rewrite(slots, placement.offsets, placement.peak)
-        self.buffers = sum(len(s.allocs) for s in slots)
-        self.merged = self.buffers - n
-        self.reused = _reusing(placement.offsets, sizes)
-        fn.attributes[MEMORY] = DictionaryAttr(
-            {
-                "peak": IntegerAttr(placement.peak, i64),
-                "no_reuse": IntegerAttr(no_reuse, i64),
-                "sequential_bound": IntegerAttr(sequential, i64),
-                "stream_bound": IntegerAttr(stream_bound, i64),
-                "buffers": IntegerAttr(sum(len(s.allocs) for s in slots), i64),
-            }
-        )
+        return slot_of
 
     @staticmethod
     def _ordered(frontier: np.ndarray, writer: np.ndarray) -> np.ndarray:
@@ -308,6 +323,43 @@ class _Planner:
                 block.erase_op(alloc)
 
 
+def _frontiers(slots: list[_Slot], life: _Lifetimes) -> tuple[np.ndarray, np.ndarray]:
+    """Per slot and lane: the clock of its last access (`frontier`), and of its first write
+    with its own lane one back (`writer`: a buffer may follow another only strictly after
+    it; -1 without a write)."""
+    lanes = len(life.lane)
+    frontier = np.zeros((len(slots), lanes), dtype=np.int64)
+    writer = np.full((len(slots), lanes), -1, dtype=np.int64)
+    for i, slot in enumerate(slots):
+        for task in slot.accesses:
+            k = life.lane[life.streams[task]]
+            frontier[i, k] = max(frontier[i, k], life.clocks[task][k])
+        if slot.writes:
+            w = min(slot.writes, key=life.position.__getitem__)
+            writer[i] = life.clocks[w]
+            writer[i, life.lane[life.streams[w]]] -= 1
+    return frontier, writer
+
+
+def _spans(slots: list[_Slot]) -> list[tuple[int, int]]:
+    """Per slot, [first, last + 1) of the task indices that access it ([0, 0) if none)."""
+    return [
+        (min(slot.accesses), max(slot.accesses) + 1) if slot.accesses else (0, 0) for slot in slots
+    ]
+
+
+def _conflicts(ordered: np.ndarray) -> list[list[int]]:
+    """Per slot, the other slots neither of which may follow the other."""
+    n = ordered.shape[0]
+    conflicts = [[int(j) for j in np.flatnonzero(~(ordered[i] | ordered[:, i]))] for i in range(n)]
+    return [[j for j in conflicts[i] if j != i] for i in range(n)]
+
+
+def _edges(ordered: np.ndarray) -> list[tuple[int, int]]:
+    """The pairs (a, b) of slots where b may follow a."""
+    return [(int(a), int(b)) for a, b in zip(*np.nonzero(ordered), strict=True)]
+
+
 def _reusing(offsets: list[int], sizes: list[int]) -> int:
     """How many of the buffers (in program order) share bytes with an earlier one."""
     starts = np.asarray(offsets, dtype=np.int64)
@@ -348,4 +400,4 @@ class PlanMemoryPass(ModulePass):
                 counts["buffers-reused"] += planner.reused
                 counts["in-place"] += planner.merged
         for statistic, n in counts.items():
-            statistics.count(op, self.name, statistic, n)
+            reports.count(op, self.name, statistic, n)

@@ -46,7 +46,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from ge_dialect.ir.dialects import ge
 from ge_dialect.utils.errors import OptionError, op_error
-from transforms import statistics
+from transforms import reports
+from transforms.common import erase_dead
 from transforms.options import check_literal_options
 
 Mode = Literal["tensor", "data"]
@@ -114,8 +115,8 @@ class ShardPass(ModulePass):
         collectives = sum(
             isinstance(o, ge.HcomAllReduceOp | ge.HcomAllGatherOp) for f in made for o in f.walk()
         )
-        statistics.count(op, self.name, "rank-functions", len(made))
-        statistics.count(op, self.name, "collectives", collectives)
+        reports.count(op, self.name, "rank-functions", len(made))
+        reports.count(op, self.name, "collectives", collectives)
 
 
 # --------------------------------------------------------------------------------------
@@ -164,8 +165,8 @@ def _replace_const(op: Operation, index: int, array: np.ndarray) -> None:
     old = op.operands[index]
     op.operands[index] = _new_const(array, old, op)
     owner = old.owner
-    if isinstance(owner, ge.ConstOp) and not list(old.uses):
-        Rewriter.erase_op(owner)
+    if isinstance(owner, ge.ConstOp):
+        erase_dead([owner])
 
 
 def _block(array: np.ndarray, axis: int, r: int, n: int) -> np.ndarray:
@@ -265,6 +266,7 @@ def _tensor_parallel(fn: func.FuncOp, r: int, n: int) -> None:
         row_axis = 1 if m2.transpose_b is not None else 0
         w2_block = _new_const(_block(w2, row_axis, r, n), m2.b, m2)
         old_w2 = m2.b.owner
+        assert isinstance(old_w2, ge.ConstOp)  # (`_weight` read it)
         partial = ge.MatMulOp(
             m2.a, w2_block, None, m2.output.type, transpose_b=m2.transpose_b is not None
         )
@@ -283,9 +285,9 @@ def _tensor_parallel(fn: func.FuncOp, r: int, n: int) -> None:
             result = add.results[0]
         result.name_hint = m2.output.name_hint
         m2.output.replace_all_uses_with(result)
-        Rewriter.erase_op(m2)
-        if isinstance(old_w2, ge.ConstOp) and not list(old_w2.results[0].uses):
-            Rewriter.erase_op(old_w2)
+        # m2, then its old weight unless another op reads it (its input and bias are read
+        # by the new ops)
+        erase_dead([m2, old_w2], follow_producers=False)
 
 
 # --------------------------------------------------------------------------------------

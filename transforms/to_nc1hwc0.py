@@ -92,8 +92,8 @@ from ge_dialect.utils.dtypes import itemsize
 from ge_dialect.utils.errors import op_error
 from ge_dialect.utils.hypercut import SINK, SOURCE, min_hypercut
 from ge_dialect.utils.walk import block_ops, walk_ops
-from transforms import statistics
-from transforms.common import constant_of, erase_unused, refuse_assigned
+from transforms import reports
+from transforms.common import constant_of, erase_dead, refuse_assigned
 from transforms.options import check_literal_options
 
 Boundary = Literal["keep", "nc1hwc0"]
@@ -107,6 +107,8 @@ _UNARY = (ge.ReluOp, ge.Relu6Op, ge.LeakyReluOp, ge.SigmoidOp, ge.SiluOp, ge.Cli
 _BINARY = (ge.AddOp, ge.SubOp, ge.MulOp)
 _POOLS = (ge.MaxPoolOp, ge.AvgPoolOp, ge.GlobalAvgPoolOp)
 _STORABLE = (ge.Format.NCHW, ge.Format.NHWC, ge.Format.NC1HWC0)
+_CONVERSIONS = (ge.ConstOp, ge.TransDataOp)
+"""The ops the pass erases once unused: constants and layout conversions."""
 
 Shape = tuple[int, ...]
 
@@ -215,12 +217,11 @@ def _simplify_conversions(module: builtin.ModuleOp) -> None:
 
 
 def _erase_dead_conversions(block: Block) -> None:
-    """Erases the constants and trans_data the rewrite left unused (nothing else)."""
-    for op in reversed(block_ops(block)):
-        if isinstance(op, ge.ConstOp | ge.TransDataOp) and all(
-            r.first_use is None for r in op.results
-        ):
-            erase_unused(op)
+    """Erases the constants and trans_data of `block` that have no use (those the rewrite
+    left unused among them), and nothing else: users first, so that one walk backwards
+    erases whole chains of them."""
+    candidates = [op for op in reversed(block_ops(block)) if isinstance(op, _CONVERSIONS)]
+    erase_dead(candidates, follow_producers=False)
 
 
 @dataclass
@@ -348,13 +349,44 @@ def _nc1hwc0_operands(op: Operation, layout: _Layout) -> dict[int, Shape] | None
 
 
 def _decide_layout(fn: func.FuncOp, fp32_c0: int, boundary: Boundary) -> _Layout:
-    """The layout of each op of `fn`'s body: a minimum hyperedge cut (module docstring)."""
+    """The layout of each op of `fn`'s body: a minimum hyperedge cut (module docstring).
+
+    Its free nodes are the ops that may run in NC1HWC0 and, with `boundary=nc1hwc0`, the
+    arguments (`_free_nodes`); the source side is NC1HWC0, the sink side the original
+    layout; each value that may need a conversion is a hyperedge (`_hyperedges`)."""
     layout = _Layout(fp32_c0)
     block = fn.body.block
     ops = block_ops(block)
     if not any(isinstance(op, _SOURCES) for op in ops):
         return layout
-    nodes: dict[SSAValue | Operation, int] = {}  # the free nodes of the cut
+    nodes, prefer_sink = _free_nodes(block, ops, layout, boundary)
+    values = [*block.args, *(r for op in ops for r in op.results)]
+    hyperedges = _hyperedges(values, layout, nodes, boundary)
+    labels = min_hypercut(len(nodes), hyperedges, prefer_sink)
+    for key, index in nodes.items():
+        if labels[index]:
+            if isinstance(key, Operation):
+                layout.nc1hwc0.add(key)
+            else:
+                layout.arguments.add(key)
+    layout.nc1hwc0.update(op for op in ops if isinstance(op, _SOURCES))
+    return layout
+
+
+_Nodes = dict[SSAValue | Operation, int]
+"""The free nodes of the cut: an argument or an op, and its number."""
+
+
+def _free_nodes(
+    block: Block, ops: list[Operation], layout: _Layout, boundary: Boundary
+) -> tuple[_Nodes, list[int]]:
+    """The free nodes of the cut, numbered, and those to put on the sink side among equal
+    cuts: first, with `boundary=nc1hwc0`, the arguments that would cost a conversion (all
+    preferred in their layout); then the ops that may run in NC1HWC0 but the convs (fixed
+    to it), preferred in their layout when they would replicate a constant across C.
+    Records in `layout.operands` the operands each of those ops, convs included, reads in
+    NC1HWC0."""
+    nodes: _Nodes = {}
     prefer_sink: list[int] = []
     if boundary == "nc1hwc0":
         for arg in block.args:
@@ -364,52 +396,69 @@ def _decide_layout(fn: func.FuncOp, fp32_c0: int, boundary: Boundary) -> _Layout
         if isinstance(op, ge.ConstOp):
             continue
         operands = _nc1hwc0_operands(op, layout)
-        if operands is not None:
-            layout.operands[op] = operands
-            if not isinstance(op, _SOURCES):
-                nodes[op] = len(nodes)
-                if any(
-                    math.prod(shape) > math.prod(_shape(op.operands[i]))
-                    for i, shape in operands.items()
-                    if _is_constant(op.operands[i])
-                ):
-                    prefer_sink.append(nodes[op])  # it would replicate a constant across C
+        if operands is None:
+            continue
+        layout.operands[op] = operands
+        if not isinstance(op, _SOURCES):
+            nodes[op] = len(nodes)
+            if _replicates_a_constant(op, operands):
+                prefer_sink.append(nodes[op])
+    return nodes, prefer_sink
 
-    def producer(value: SSAValue) -> int:
-        owner = value.owner
-        if isinstance(owner, Operation) and (isinstance(owner, _SOURCES) or layout.leaves(owner)):
-            return SOURCE
-        return nodes.get(owner if isinstance(owner, Operation) else value, SINK)
 
-    def reader(op: Operation, index: int) -> int | None:
-        if isinstance(op, func.ReturnOp):
-            return SINK if boundary == "keep" else None
-        if op in layout.operands and index in layout.operands[op]:
-            return SOURCE if isinstance(op, _SOURCES) else nodes[op]
-        return SOURCE if layout.enters(op) else SINK
+def _replicates_a_constant(op: Operation, operands: dict[int, Shape]) -> bool:
+    """Whether running `op` in NC1HWC0, reading `operands` in these logical shapes, makes a
+    constant operand larger (replicated across C)."""
+    return any(
+        math.prod(shape) > math.prod(_shape(op.operands[i]))
+        for i, shape in operands.items()
+        if _is_constant(op.operands[i])
+    )
 
+
+def _hyperedges(
+    values: list[SSAValue], layout: _Layout, nodes: _Nodes, boundary: Boundary
+) -> list[tuple[list[int], int]]:
+    """The hyperedges of the cut: for each of `values` that has a use and whose conversion
+    moves bytes, the node of its producer and those of its readers (each node once, in the
+    order of the uses), weighted by those bytes."""
     hyperedges: list[tuple[list[int], int]] = []
-    values = [*block.args, *(r for op in ops for r in op.results)]
     for value in values:
         weight = layout.conversion_bytes(value)
         if not weight or not value.uses:
             continue
-        members = [producer(value)]
+        members = [_producer_node(value, layout, nodes)]
         for use in value.uses:
-            member = reader(use.operation, use.index)
+            member = _reader_node(use.operation, use.index, layout, nodes, boundary)
             if member is not None and member not in members:
                 members.append(member)
         hyperedges.append((members, weight))
-    labels = min_hypercut(len(nodes), hyperedges, prefer_sink)
-    for key, index in nodes.items():
-        if not labels[index]:
-            continue
-        if isinstance(key, Operation):
-            layout.nc1hwc0.add(key)
-        else:
-            layout.arguments.add(key)
-    layout.nc1hwc0.update(op for op in ops if isinstance(op, _SOURCES))
-    return layout
+    return hyperedges
+
+
+def _producer_node(value: SSAValue, layout: _Layout, nodes: _Nodes) -> int:
+    """The node of the cut that defines `value`: the source for a conv, and for a
+    trans_data out of NC1HWC0 (the pass's conversion back would cancel against it); the
+    node of a free op or argument; else the sink (an op or argument that keeps its
+    layout)."""
+    owner = value.owner
+    if isinstance(owner, Operation) and (isinstance(owner, _SOURCES) or layout.leaves(owner)):
+        return SOURCE
+    return nodes.get(owner if isinstance(owner, Operation) else value, SINK)
+
+
+def _reader_node(
+    op: Operation, index: int, layout: _Layout, nodes: _Nodes, boundary: Boundary
+) -> int | None:
+    """The node of the cut that reads operand `index` of `op`: for the return, the sink
+    (`boundary=keep`) or none (the result takes the value's layout); for an operand read in
+    NC1HWC0, the source (a conv) or the op's free node; the source for a trans_data into
+    NC1HWC0 (the pass's conversion would cancel against it); else the sink."""
+    if isinstance(op, func.ReturnOp):
+        return SINK if boundary == "keep" else None
+    if op in layout.operands and index in layout.operands[op]:
+        return SOURCE if isinstance(op, _SOURCES) else nodes[op]
+    return SOURCE if layout.enters(op) else SINK
 
 
 class _Rewrite:
@@ -572,6 +621,6 @@ class ToNC1HWC0Pass(ModulePass):
                 in_nc1hwc0 += len(layout.nc1hwc0)
         _simplify_conversions(op)
         left = sum(isinstance(o, ge.TransDataOp) for o in walk_ops(op))
-        statistics.count(op, self.name, "trans-data-inserted", inserted)
-        statistics.count(op, self.name, "trans-data-cancelled", conversions + inserted - left)
-        statistics.count(op, self.name, "nc1hwc0-ops", in_nc1hwc0)
+        reports.count(op, self.name, "trans-data-inserted", inserted)
+        reports.count(op, self.name, "trans-data-cancelled", conversions + inserted - left)
+        reports.count(op, self.name, "nc1hwc0-ops", in_nc1hwc0)

@@ -59,7 +59,8 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
 
 
 def element_type(dtype: str | np.dtype | type | Attribute) -> Attribute:
-    """`"f32"`, a numpy dtype, or an MLIR element type -> the MLIR element type."""
+    """`"f32"`, a numpy dtype or scalar type, or an MLIR element type -> the MLIR element
+    type (one of the graph types)."""
     try:
         return dtypes.element_type(dtype, dtypes.GRAPH_TYPES)
     except ValueError:
@@ -206,7 +207,7 @@ class GraphBuilder:
         self,
         name: str,
         shape: Sequence[int],
-        dtype: str | np.dtype | Attribute = "f32",
+        dtype: str | np.dtype | type | Attribute = "f32",
         format: str | None = None,
         c0: int = 0,
     ) -> Tensor:
@@ -480,7 +481,9 @@ class GraphBuilder:
     def softmax(self, x: Tensor, axis: int = -1, name: str | None = None) -> Tensor:
         return self._emit(ge.SoftmaxOp(x.value, _axis(axis, len(x.shape))), name)
 
-    def cast(self, x: Tensor, dtype: str | np.dtype | Attribute, name: str | None = None) -> Tensor:
+    def cast(
+        self, x: Tensor, dtype: str | np.dtype | type | Attribute, name: str | None = None
+    ) -> Tensor:
         t = TensorType(element_type(dtype), x.shape, x.type.encoding)
         return self._emit(ge.CastOp(x.value, t), name)
 

@@ -60,15 +60,14 @@ MIN_OPSET, MAX_OPSET = 11, 21
 F32_LOWEST = float(np.finfo(np.float32).min)
 F32_HIGHEST = float(np.finfo(np.float32).max)
 
-# onnx.TensorProto.DataType values (kept here so that this module imports without onnx).
-_FLOAT, _FLOAT16 = 1, 10
+# The element types the importer computes in, by `onnx.TensorProto.DataType` code (from the
+# dtype table, so that this module imports without onnx), and back.
 _COMPUTE_DTYPES: dict[int, np.dtype] = {
-    _FLOAT: np.dtype(np.float32),
-    _FLOAT16: np.dtype(np.float16),
+    row.onnx: row.numpy for row in map(dtypes.row, dtypes.COMPUTE_FLOATS) if row.onnx is not None
 }
 _ONNX_TYPES = {dtype: elem_type for elem_type, dtype in _COMPUTE_DTYPES.items()}
-_FLOAT_DTYPES = (np.dtype(np.float32), np.dtype(np.float16))
-_INT_DTYPES = (np.dtype(np.int64), np.dtype(np.int32))
+_FLOAT_DTYPES = tuple(_COMPUTE_DTYPES.values())
+_INT_DTYPES = (dtypes.row("i64").numpy, dtypes.row("i32").numpy)
 
 
 def _onnx_type_name(dtype: np.dtype) -> str:

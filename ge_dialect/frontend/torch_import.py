@@ -38,20 +38,18 @@ import torch.fx
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
 
 from ge_dialect.frontend.builder import GraphBuilder, Tensor
+from ge_dialect.utils import dtypes
 from ge_dialect.utils.errors import GeError
 
 SCOPE_NAMESPACE = "ge_scope"
 """The `torch.library` namespace of the scope ops (`ge_dialect.torchair` defines them)."""
 
 _NUMPY_DTYPES: dict[torch.dtype, np.dtype] = {
-    torch.float32: np.dtype(np.float32),
-    torch.float16: np.dtype(np.float16),
-    torch.int8: np.dtype(np.int8),
-    torch.uint8: np.dtype(np.uint8),
-    torch.int32: np.dtype(np.int32),
-    torch.int64: np.dtype(np.int64),
-    torch.bool: np.dtype(np.bool_),
+    getattr(torch, row.torch): row.numpy
+    for row in map(dtypes.row, dtypes.GRAPH_TYPES)
+    if row.torch is not None
 }
+"""The torch dtypes a graph may hold (the dtype table's graph types), in its order."""
 
 
 def numpy_dtype(dtype: torch.dtype, what: str = "a tensor") -> np.dtype:
@@ -292,8 +290,6 @@ class FxConverter:
     def scalar_like(self, value: object, like: Tensor) -> Tensor:
         if not isinstance(value, int | float | bool):
             raise _Unsupported(f"expected a tensor or a number, got {value!r}")
-        from ge_dialect.utils import dtypes
-
         return self.b.const(np.asarray(value, dtype=dtypes.np_dtype(like.element_type)))
 
     def operand(self, arg: object, like: Tensor) -> Tensor:
@@ -438,8 +434,6 @@ def _batch_norm(c: FxConverter, node, x, weight, bias, mean, var, eps) -> Tensor
     if mean is None or var is None:
         raise _Unsupported("batch norm without running statistics (training mode)")
     channels = xt.shape[1]
-    from ge_dialect.utils import dtypes
-
     dt = dtypes.np_dtype(xt.element_type)
     scale = c.t(weight) if weight is not None else c.b.const(np.ones(channels, dt))
     offset = c.t(bias) if bias is not None else c.b.const(np.zeros(channels, dt))
@@ -508,8 +502,6 @@ def _check_same_dtype(node, *tensors: Tensor) -> None:
     if len(kinds) > 1:
         raise _Unsupported(f"operands of different dtypes ({', '.join(sorted(kinds))})")
     if expected is not None:
-        from ge_dialect.utils import dtypes
-
         if numpy_dtype(expected) != dtypes.np_dtype(tensors[0].element_type):
             raise _Unsupported(f"a result of dtype {expected} from {sorted(kinds)[0]} operands")
 
@@ -727,8 +719,6 @@ def _cast(c: FxConverter, node, x, dtype) -> Tensor:
     xt = c.t(x)
     if dtype is None:
         return Tensor(c.b, xt.value, c.name(node))
-    from ge_dialect.utils import dtypes
-
     target = numpy_dtype(dtype, f"the cast '{node.name}'")
     if dtypes.np_dtype(xt.element_type) == target:
         return Tensor(c.b, xt.value, c.name(node))

@@ -15,7 +15,8 @@ once, to nearest-even (xDSL 0.75 reads a hex integer as a value and rounds decim
 through a double, and drops NaN payloads).
 
 A parse error is a `LocatedParseError`, both an xDSL `ParseError` and a `GeError`, so
-xDSL's driver loop treats it as its own (`--parsing-diagnostics`).
+xDSL's driver loop treats it as its own (`--parsing-diagnostics`).  `parse(text, name)` is
+the whole step: text to a module (blank text: an empty one), the data directory recorded.
 """
 
 from __future__ import annotations
@@ -46,14 +47,17 @@ from xdsl.dialects.builtin import (
     StringAttr,
 )
 from xdsl.ir import Attribute, AttributeInvT, Operation, SSAValue, TypeAttribute
-from xdsl.parser import Parser, UnresolvedOperand
-from xdsl.parser.generic_parser import ParserState
+from xdsl.parser import UnresolvedOperand
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Input, Position, Span
-from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind
+from xdsl.utils.mlir_lexer import MLIRToken, MLIRTokenKind
 
+from ge_dialect.ir.encodings import set_data_dir
+from ge_dialect.ir.registry import make_context
+from ge_dialect.ir.xdsl_compat import CompatLexer, CompatParser
 from ge_dialect.utils.errors import MAX_DIMENSION, MAX_INT_WIDTH, GeError
 from ge_dialect.utils.floats import FLOAT_DTYPES, decimal_bits
+from ge_dialect.utils.gc_pause import gc_paused
 
 SPLAT_EXPAND_LIMIT = 1 << 20
 """A float splat of more elements keeps its one element (readers broadcast it): storing
@@ -94,7 +98,7 @@ class LocatedParseError(ParseError, GeError):
         return cls(Span(0, 0, Input("", name)), diagnostic, diagnostic)
 
 
-class GeLexer(MLIRLexer):
+class GeLexer(CompatLexer):
     """xDSL's MLIR lexer, with MLIR's messages for malformed tokens and linear-time strings.
 
     xDSL 0.75's string literal pattern backtracks exponentially when the closing quote is
@@ -116,24 +120,24 @@ class GeLexer(MLIRLexer):
             # xDSL prints the character raw, a control byte included
             raise ParseError(e.span, f"unexpected character {e.span.text!r}") from None
 
-    def _lex_prefixed_ident(self, start_pos: Position) -> MLIRToken:
-        if self._suffix_id.match(self.input.content, self.pos) is None:
+    def lex_prefixed_ident(self, start_pos: Position) -> MLIRToken:
+        if not self.suffix_id_at(self.pos):
             prefix = self.input.content[start_pos]
             raise ParseError(
                 Span(start_pos, start_pos + 1, self.input),
                 f"expected an identifier after '{prefix}'",
             )
-        return super()._lex_prefixed_ident(start_pos)
+        return super().lex_prefixed_ident(start_pos)
 
-    def _lex_number(self, start_pos: Position) -> MLIRToken:
+    def lex_number(self, start_pos: Position) -> MLIRToken:
         if not "0" <= self.input.content[start_pos] <= "9":  # say, '²': numeric, not a digit
             raise ParseError(
                 Span(start_pos, start_pos + 1, self.input),
                 f"unexpected character {self.input.content[start_pos]!r}",
             )
-        return super()._lex_number(start_pos)
+        return super().lex_number(start_pos)
 
-    def _lex_string_literal(self, start_pos: Position) -> MLIRToken:
+    def lex_string_literal(self, start_pos: Position) -> MLIRToken:
         """A string literal; where it cannot go on, MLIR's error at that character."""
         content = self.input.content
         match = self._string_body.match(content, start_pos)
@@ -142,10 +146,10 @@ class GeLexer(MLIRLexer):
             raise ParseError(Span(end, end + 1, self.input), "unknown escape in string literal")
         if content[end : end + 1] != '"':  # a line end or the end of the input
             raise ParseError(Span(end, end, self.input), "expected '\"' in string literal")
-        return super()._lex_string_literal(start_pos)  # terminated: xDSL's pattern is linear
+        return super().lex_string_literal(start_pos)  # terminated: xDSL's pattern is linear
 
 
-class LocatingParser(Parser):
+class LocatingParser(CompatParser):
     """A parser that records each op's source position as its location.
 
     `line_offset` is the number of lines before this chunk in the original file (for
@@ -157,7 +161,7 @@ class LocatingParser(Parser):
         super().__init__(ctx, "", name)  # with xDSL's lexer, replaced by a `GeLexer`:
         text = text.decode("utf-8") if isinstance(text, bytes) else text
         try:
-            self._parser_state = ParserState(GeLexer(Input(text, name)))
+            self.use_lexer(GeLexer(Input(text, name)))
         except ParseError as e:
             raise LocatedParseError.of(e, name, line_offset) from None
         self._file = StringAttr(name)
@@ -178,7 +182,7 @@ class LocatingParser(Parser):
         return FileLineColLoc(self._file, IntAttr(line + 1 + self._line_offset), IntAttr(col))
 
     def parse_operation(self) -> Operation:
-        span = self._current_token.span
+        span = self.current_token.span
         start = span.start
         self._wide_integer = None
         try:
@@ -193,15 +197,15 @@ class LocatingParser(Parser):
             op.location = self._location_of(start)
         return op
 
-    def _parse_op_result_list(self) -> list[tuple[Span, int]]:
-        results = super()._parse_op_result_list()
-        self._op_name_span = self._current_token.span  # the op's name comes next
+    def parse_op_result_list(self) -> list[tuple[Span, int]]:
+        results = super().parse_op_result_list()
+        self._op_name_span = self.current_token.span  # the op's name comes next
         return results
 
-    def _get_op_by_name(self, name: str) -> type[Operation]:
+    def op_class_by_name(self, name: str) -> type[Operation]:
         """The op class of `name`; an unknown op is reported at its name (as MLIR does)."""
         try:
-            return super()._get_op_by_name(name)
+            return super().op_class_by_name(name)
         except ParseError as e:
             raise ParseError(self._op_name_span or e.span, e.msg) from None
 
@@ -209,14 +213,14 @@ class LocatingParser(Parser):
         self, allow_boolean: bool = True, allow_negative: bool = True, context_msg: str = ""
     ) -> int:
         """An integer; the op's first one beyond 64 bits (signed) is remembered for errors."""
-        start = self._current_token.span
+        start = self.current_token.span
         value = super().parse_integer(allow_boolean, allow_negative, context_msg)
         if self._wide_integer is None and not -(2**63) <= value < 2**63:
             self._wide_integer = start
         return value
 
     def parse_shape_dimension(self, allow_dynamic: bool = True) -> int:
-        start = self._current_token.span
+        start = self.current_token.span
         dim = super().parse_shape_dimension(allow_dynamic)
         if dim > MAX_DIMENSION:
             self.raise_error(f"dimension {dim} is too large (at most 2^63 - 1)", start)
@@ -227,7 +231,7 @@ class LocatingParser(Parser):
     ) -> DenseIntOrFPElementsAttr:
         """A dense attribute; a splat too large for memory (xDSL stores its every element)
         or a value xDSL cannot pack is a located error."""
-        start = self._current_token.span
+        start = self.current_token.span
         try:
             return self._parse_dense_exact(type)
         except MemoryError:
@@ -245,22 +249,22 @@ class LocatingParser(Parser):
         `true`/`false` are 1 and 0.  Hex strings, empty literals and other element types
         are xDSL's.
         """
-        start = self._current_token.span
+        start = self.current_token.span
         if self._text_after(start)[:1] in ('"', ">"):  # without lexing a long hex string twice
             return super().parse_dense_int_or_fp_elements_attr(type)
         self.parse_punctuation("<", " in dense attribute")
-        if self._current_token.kind in (MLIRTokenKind.GREATER, MLIRTokenKind.STRING_LIT):
-            self._resume_from(start.start)
+        if self.current_token.kind in (MLIRTokenKind.GREATER, MLIRTokenKind.STRING_LIT):
+            self.resume_from(start.start)
             return super().parse_dense_int_or_fp_elements_attr(type)
-        elements, shape = self._parse_tensor_literal()
+        elements, shape = self.parse_tensor_literal()
         self.parse_punctuation(">", " in dense attribute")
         literal_type = type
         if literal_type is None:
             self.parse_punctuation(":", " in dense attribute")
-            literal_type = self._parse_dense_literal_type()
+            literal_type = self.parse_dense_literal_type()
         dtypes = FLOAT_DTYPES.get(literal_type.element_type.__class__)
         if dtypes is None:
-            self._resume_from(start.start)
+            self.resume_from(start.start)
             return super().parse_dense_int_or_fp_elements_attr(type)
         type_shape = list(literal_type.get_shape())
         if shape and type_shape != shape:
@@ -299,39 +303,39 @@ class LocatingParser(Parser):
             bits = np.repeat(bits, math.prod(type_shape))  # every element, as xDSL stores them
         return DenseIntOrFPElementsAttr(literal_type, BytesAttr(bits.tobytes()))
 
-    def _parse_optional_integer_or_float_type(self) -> TypeAttribute | None:
+    def parse_optional_integer_or_float_type(self) -> TypeAttribute | None:
         """A builtin integer, index or float type; an integer's width is at most MLIR's."""
-        token = self._current_token
+        token = self.current_token
         if token.kind == MLIRTokenKind.BARE_IDENT:
-            match = self._builtin_integer_type_regex.match(token.text)
+            match = self.builtin_integer_type_regex.match(token.text)
             digits = match.group(1).lstrip("0") if match is not None else ""
             if len(digits) > 8 or int(digits or "0") > MAX_INT_WIDTH:  # (no int() of 5000 digits)
                 self.raise_error(f"integer bitwidth is limited to {MAX_INT_WIDTH} bits")
-        return super()._parse_optional_integer_or_float_type()
+        return super().parse_optional_integer_or_float_type()
 
-    def _parse_dense_literal_type(
+    def parse_dense_literal_type(
         self,
     ) -> RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType]:
         """The type after a dense literal; its element type must be one xDSL can store."""
-        start = self._current_token.span
-        type = super()._parse_dense_literal_type()
+        start = self.current_token.span
+        type = super().parse_dense_literal_type()
         if not _storable(type.element_type):
             self.raise_error(
                 f"unsupported element type {type.element_type} in a dense literal", start
             )
         return type
 
-    def _parse_builtin_densearray_attr(self) -> DenseArrayBase | None:
+    def parse_builtin_densearray_attr(self) -> DenseArrayBase | None:
         """`array<T: ...>` (after `array`); `T` must be a type xDSL can store."""
-        start = self._current_token.span.start
+        start = self.current_token.span.start
         self.parse_characters("<", " in dense array")
-        element_start = self._current_token.span
+        element_start = self.current_token.span
         element = self.parse_attribute()
         if isinstance(element, IntegerType | AnyFloat) and not _storable(element):
             self.raise_error(f"unsupported element type {element} in a dense array", element_start)
-        self._resume_from(start)
+        self.resume_from(start)
         try:
-            return super()._parse_builtin_densearray_attr()
+            return super().parse_builtin_densearray_attr()
         except OverflowError:  # a float beyond the type, which xDSL cannot pack (MLIR: inf)
             self.raise_error(f"value out of range for {element} in a dense array", element_start)
 
@@ -360,16 +364,16 @@ class LocatingParser(Parser):
                 raise ParseError(span, f"use of undefined value '%{name}'") from None
             raise
         except RecursionError:
-            tok = self._current_token.span
+            tok = self.current_token.span
             raise ParseError(tok, "nesting too deep for the parser") from None
         except (VerifyException, ValueError) as e:
             # An attribute or type that fails its own verification while it is parsed.
             message = str(e).strip().replace("\n", " ")
-            raise ParseError(self._current_token.span, message) from None
+            raise ParseError(self.current_token.span, message) from None
         except (ArithmeticError, NotImplementedError, struct.error) as e:
             # A value xDSL cannot store, where no check above catches it (`array<i0: 0>`).
             message = f"unsupported value ({e})" if str(e) else "unsupported value"
-            raise ParseError(self._current_token.span, message) from None
+            raise ParseError(self.current_token.span, message) from None
 
 
 def _storable(element: Attribute) -> bool:
@@ -381,3 +385,39 @@ def _storable(element: Attribute) -> bool:
     except NotImplementedError:
         return False
     return True
+
+
+def is_blank(text: str) -> bool:
+    """True when `text` holds only blank lines and `//` comments (an empty module)."""
+    return all(not line.strip() or line.lstrip().startswith("//") for line in text.splitlines())
+
+
+def parse(
+    text: str,
+    name: str = "<string>",
+    *,
+    ctx: Context | None = None,
+    line_offset: int = 0,
+    implicit_module: bool = True,
+    data_dir: str | None = None,
+) -> ModuleOp:
+    """Parses MLIR text; every op gets its `file:line:col` location in `name`.
+
+    `line_offset` is the number of lines before `text` in the file (a `--split-input-file`
+    chunk).  Text with only blank lines and comments is an empty module, as in MLIR.
+    `data_dir` is the directory external constant data is resolved against (the
+    directory of the file the text comes from); the current directory when None.
+    Raises `LocatedParseError`.  The module is not verified: see `verify`.
+    """
+    if is_blank(text):
+        module = ModuleOp([])
+    else:
+        parser = LocatingParser(ctx or make_context(), text, name, line_offset)
+        try:
+            with gc_paused():  # (as `compile`: no full collection scans the module meanwhile)
+                module = parser.parse_module(implicit_module)
+        except ParseError as e:
+            raise LocatedParseError.of(e, name, line_offset) from None
+    if data_dir is not None:
+        set_data_dir(module, data_dir)
+    return module

@@ -32,6 +32,12 @@ def _npu() -> Dialect:
     return Npu
 
 
+def _pdl() -> Dialect:
+    from xdsl.dialects.pdl import PDL
+
+    return PDL
+
+
 def _stream() -> Dialect:
     from ge_dialect.ir.dialects.stream import Stream
 
@@ -45,7 +51,8 @@ def _test() -> Dialect:
 
 
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
-    """Name -> factory for every dialect ge-opt parses (`test` gives `"test.op"` values)."""
+    """Name -> factory for every dialect ge-opt parses (`test` gives `"test.op"` values,
+    `pdl` the patterns of `apply-pdl`)."""
     return {
         "builtin": _builtin,
         "func": _func,
@@ -53,6 +60,7 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
         "npu": _npu,
         "stream": _stream,
         "test": _test,
+        "pdl": _pdl,
     }
 
 

@@ -28,7 +28,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect.ir.dialects.npu.program import is_program, verify_program
 from ge_dialect.ir.dialects.stream import verify_streams
-from ge_dialect.utils.errors import location_str, op_error
+from ge_dialect.utils.errors import GeError, location_str, op_error
 from ge_dialect.utils.walk import walk_ops
 
 
@@ -199,58 +199,92 @@ def verify_located(module: Operation, fallback: str = "<unknown>") -> None:
     `IsolatedFromAbove` trait, the one part of its verifier that reads its body (every
     operand of every op in it), is left to `check_dominance`, which `verify_module` runs
     next, and checks it too.
+
+    (This loop runs for every op after every pass: the look-ups that skip an op verified
+    before stay in it, and the steps after a miss are functions.)
     """
     kinds = _KINDS
     for op in walk_ops(module, region_first=True):
         kind = kinds.get(type(op))
         if kind is None:
-            kind = (
-                _OTHER
-                if not op.name.startswith("ge.")
-                else _CONSTANT
-                if op.has_trait(ConstantLike)
-                else _GE
-            )
-            if not isinstance(op, UnregisteredOp):  # (whose name may be the op's own)
-                kinds[type(op)] = kind
-        memo = kind != _OTHER and not op.regions and not op.successors
-        shared: tuple[object, ...] | None = None
-        key: tuple[object, ...] | None = None
+            kind = _kind_of(op)
         if kind == _FUNCTION:
             key = _function_inputs(op)
-            if key is not None and _VERIFIED.get(op) == key:
-                continue
-        elif memo:
+            if key is None or _VERIFIED.get(op) != key:
+                _verify_and_remember(op, key, None, fallback)
+        elif kind == _OTHER or op.regions or op.successors:
+            _verify_and_remember(op, None, None, fallback)
+        else:
             key = _verifier_inputs(op)
             block = op.parent
-            if block is None or block.last_op is not op:
-                if _VERIFIED.get(op) == key:  # items compare by identity first
-                    continue
-                if kind == _GE:
-                    shared = (type(op), *_by_content(key))
-                elif (data_free := getattr(op, "verifier_key_without_data", None)) is not None:
-                    shared = data_free()
-                    if shared is not None:
-                        shared = _by_content(shared)
-                if shared is not None and shared in _PASSED:
-                    _VERIFIED[op] = key
-                    continue
-        try:
-            op.verify(verify_nested_ops=False)
-        except VerifyException as e:
-            # One line: some of xDSL's messages span several.
-            message = str(e).strip().replace("\n", " ")
-            raise op_error(op, message, fallback) from None
-        if key is not None:
-            _VERIFIED[op] = key
-        if shared is not None:
-            if len(_PASSED) >= _PASSED_LIMIT:
-                _PASSED.clear()
-            _PASSED[shared] = None
-        if len(_BY_ID) >= _NUMBERED_LIMIT:  # numbers go: so do the keys made of them
+            ends_block = block is not None and block.last_op is op
+            if ends_block or _VERIFIED.get(op) != key:  # items compare by identity first
+                _verify_memoised(op, kind, key, not ends_block, fallback)
+
+
+def _kind_of(op: Operation) -> int:
+    """The kind of `op` (`_OTHER`, `_GE` or `_CONSTANT`), learnt for its class in `_KINDS`
+    (but for an unregistered op, whose name may be the op's own)."""
+    if not op.name.startswith("ge."):
+        kind = _OTHER
+    else:
+        kind = _CONSTANT if op.has_trait(ConstantLike) else _GE
+    if not isinstance(op, UnregisteredOp):
+        _KINDS[type(op)] = kind
+    return kind
+
+
+def _verify_memoised(
+    op: Operation, kind: int, key: tuple[object, ...], shareable: bool, fallback: str
+) -> None:
+    """Verifies the `ge` op `op` (of `kind`, with verifier inputs `key`), which has not
+    passed with these inputs itself, unless another op of its class passed with equal ones
+    (looked up only when `shareable`: when `op` does not end its block)."""
+    shared = _shared_key(op, kind, key) if shareable else None
+    if shared is not None and shared in _PASSED:
+        _VERIFIED[op] = key
+        return
+    _verify_and_remember(op, key, shared, fallback)
+
+
+def _shared_key(op: Operation, kind: int, key: tuple[object, ...]) -> tuple[object, ...] | None:
+    """The key of `op` in `_PASSED`, by content: its class and verifier inputs (`key`), or
+    for a constant its `verifier_key_without_data()`; None when there is none (a constant
+    whose verifier reads its data)."""
+    if kind == _GE:
+        return (type(op), *_by_content(key))
+    data_free = getattr(op, "verifier_key_without_data", None)
+    if data_free is None:
+        return None
+    shared = data_free()
+    return None if shared is None else _by_content(shared)
+
+
+def _verify_and_remember(
+    op: Operation,
+    key: tuple[object, ...] | None,
+    shared: tuple[object, ...] | None,
+    fallback: str,
+) -> None:
+    """Verifies `op` alone (its nested ops were verified before it), raising a located
+    GeError; then remembers that it passed with `key` (in `_VERIFIED`) and that `shared`
+    passed (in `_PASSED`), and empties the memories that reached their bounds."""
+    try:
+        op.verify(verify_nested_ops=False)
+    except VerifyException as e:
+        # One line: some of xDSL's messages span several.
+        message = str(e).strip().replace("\n", " ")
+        raise op_error(op, message, fallback) from None
+    if key is not None:
+        _VERIFIED[op] = key
+    if shared is not None:
+        if len(_PASSED) >= _PASSED_LIMIT:
             _PASSED.clear()
-            _NUMBERS.clear()
-            _BY_ID.clear()
+        _PASSED[shared] = None
+    if len(_BY_ID) >= _NUMBERED_LIMIT:  # numbers go: so do the keys made of them
+        _PASSED.clear()
+        _NUMBERS.clear()
+        _BY_ID.clear()
 
 
 def check_dominance(module: Operation, fallback: str = "<unknown>") -> None:
@@ -261,48 +295,60 @@ def check_dominance(module: Operation, fallback: str = "<unknown>") -> None:
     `IsolatedFromAbove` op (a function), which see none: this check implies that trait's
     rule, which `verify_located` leaves to it for a function it verified before.
     Multi-block regions are checked per block only (values of other blocks of the region
-    are accepted).
+    are accepted).  The module body is a graph region: its ops need no order, only their
+    bodies are checked.
     """
-
-    def walk_block(block: Block, visible: set[int]) -> None:
-        """`visible`: the ids of the visible values (an SSA value hashes by its id, with a
-        call to Python's `SSAValue.__hash__`; the values stay alive meanwhile, so their ids
-        are theirs)."""
-        added: list[int] = [id(arg) for arg in block.args]
-        visible.update(added)
-        for op in block.ops:
-            for i, operand in enumerate(op.operands):
-                if id(operand) not in visible and not _defined_in_sibling_block(operand, block):
-                    owner = operand.owner
-                    where = ""
-                    if isinstance(owner, Operation):
-                        where = f" (defined by '{owner.name}' at {location_str(owner.location)})"
-                    raise op_error(op, f"operand #{i} does not dominate this use{where}", fallback)
-            if op.regions:
-                seen = set() if op.has_trait(IsolatedFromAbove) else visible
-                for region in op.regions:
-                    for inner in region.blocks:
-                        walk_block(inner, seen)
-            for result in op.results:
-                visible.add(id(result))
-                added.append(id(result))
-        visible.difference_update(added)
-
-    def _defined_in_sibling_block(value: SSAValue, block: Block) -> bool:
-        region = block.parent
-        if region is None or len(region.blocks) < 2:
-            return False
-        owner = value.owner
-        owner_block = owner if isinstance(owner, Block) else owner.parent_block()
-        return owner_block is not None and owner_block is not block and owner_block.parent is region
-
-    if isinstance(module, ModuleOp):
-        # The module body is a graph region: its ops need no order, only their bodies.
-        for op in module.ops:
-            for region in op.regions:
-                for block in region.blocks:
-                    walk_block(block, set())
-    else:
-        for region in module.regions:
+    ops = module.ops if isinstance(module, ModuleOp) else (module,)
+    for op in ops:
+        for region in op.regions:
             for block in region.blocks:
-                walk_block(block, set())
+                _check_block(block, set(), fallback)
+
+
+def _check_block(block: Block, visible: set[int], fallback: str) -> None:
+    """Checks that every operand in `block` (and in the regions of its ops) is visible
+    where it is used.  `visible`: the ids of the values visible on entry, to which the
+    block's own are added meanwhile and from which they are taken out at the end (an SSA
+    value hashes by its id, with a call to Python's `SSAValue.__hash__`; the values stay
+    alive meanwhile, so their ids are theirs)."""
+    added: list[int] = [id(arg) for arg in block.args]
+    visible.update(added)
+    for op in block.ops:
+        for i, operand in enumerate(op.operands):
+            if id(operand) not in visible and not _defined_in_sibling_block(operand, block):
+                raise _not_dominated(op, i, operand, fallback)
+        if op.regions:
+            _check_regions(op, visible, fallback)
+        for result in op.results:
+            visible.add(id(result))
+            added.append(id(result))
+    visible.difference_update(added)
+
+
+def _check_regions(op: Operation, visible: set[int], fallback: str) -> None:
+    """Checks the blocks of `op`'s regions, which see the values `visible` before `op`,
+    or none if `op` is `IsolatedFromAbove`."""
+    seen = set() if op.has_trait(IsolatedFromAbove) else visible
+    for region in op.regions:
+        for inner in region.blocks:
+            _check_block(inner, seen, fallback)
+
+
+def _defined_in_sibling_block(value: SSAValue, block: Block) -> bool:
+    """Whether `value` is defined in another block of `block`'s region (accepted: the
+    check is per block)."""
+    region = block.parent
+    if region is None or len(region.blocks) < 2:
+        return False
+    owner = value.owner
+    owner_block = owner if isinstance(owner, Block) else owner.parent_block()
+    return owner_block is not None and owner_block is not block and owner_block.parent is region
+
+
+def _not_dominated(op: Operation, index: int, operand: SSAValue, fallback: str) -> GeError:
+    """The error for operand `index` of `op`, which its definition does not dominate."""
+    owner = operand.owner
+    where = ""
+    if isinstance(owner, Operation):
+        where = f" (defined by '{owner.name}' at {location_str(owner.location)})"
+    return op_error(op, f"operand #{index} does not dominate this use{where}", fallback)

@@ -16,13 +16,9 @@ to another:
 
 from __future__ import annotations
 
-import contextlib
-import itertools
 import math
 import os
-import stat
 from collections.abc import Iterator
-from typing import IO
 
 import numpy as np
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, MemRefType, ModuleOp, TensorType
@@ -30,6 +26,7 @@ from xdsl.ir import Operation
 
 from ge_dialect.ir.dialects import ge, npu
 from ge_dialect.ir.encodings import Elided, ExternalData, resolve
+from ge_dialect.utils.files import ReplacingFile
 
 Constant = ge.ConstOp | npu.WeightOp
 """An op holding constant data: a `ge.const` or an `npu.weight`."""
@@ -60,62 +57,6 @@ def _external(op: Constant, path: str, offset: int, length: int) -> ExternalData
 def _elided(op: Constant) -> Elided:
     """The elided-data attribute of `op`'s dialect."""
     return npu.ElidedAttr() if isinstance(op, npu.WeightOp) else ge.ElidedAttr()
-
-
-class ReplacingFile:
-    """A new version of the file `path` (`file`, binary): written to a temporary file beside
-    it and renamed onto it by `close(commit=True)`, so that `path` is either untouched or
-    complete.
-
-    Until the rename, readers of `path` (memory maps included) see the old version; after
-    it, maps opened before keep the old data (its inode lives on) and reads that open
-    `path` see the new one.  A symbolic link is followed (its target is replaced); the new
-    file gets the old one's permission bits (those the umask allows for a new one).  An
-    existing `path` that is not a regular file (`/dev/null`, a pipe), and any path under
-    /dev or /proc (`/dev/stdout` may lead to a regular file), is written in place.
-    """
-
-    def __init__(self, path: str):
-        self.path = os.path.realpath(path)
-        try:
-            old: os.stat_result | None = os.stat(self.path)
-        except FileNotFoundError:
-            old = None
-        self._temp: str | None = None
-        if os.path.abspath(path).startswith(("/dev/", "/proc/")) or (
-            old is not None and not stat.S_ISREG(old.st_mode)
-        ):
-            self.file: IO[bytes] = open(path, "wb")
-            return
-        directory, base = os.path.split(self.path)
-        for n in itertools.count():
-            temp = os.path.join(directory, f".{base}.{os.getpid()}.{n}.tmp")
-            try:
-                fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-                break
-            except FileExistsError:
-                continue
-        self._temp = temp
-        try:
-            if old is not None:
-                os.chmod(fd, stat.S_IMODE(old.st_mode))
-            self.file = os.fdopen(fd, "wb")
-        except BaseException:
-            os.close(fd)
-            os.remove(temp)
-            raise
-
-    def close(self, commit: bool) -> None:
-        """Closes the file; it replaces `path` only when `commit` (else it is removed)."""
-        try:
-            self.file.close()  # a full disk may fail here: then nothing is replaced
-            if commit and self._temp is not None:
-                os.replace(self._temp, self.path)
-                self._temp = None
-        finally:
-            if self._temp is not None:
-                with contextlib.suppress(OSError):
-                    os.remove(self._temp)
 
 
 class ExternalWriter:

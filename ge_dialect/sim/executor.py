@@ -26,9 +26,10 @@ import numpy as np
 from ge_dialect.sim.kernels import Operand, UnknownKernel, run_kernel
 from ge_dialect.sim.kernels.base import compute_dtype, store
 from ge_dialect.sim.order import Finding, SimulationError, start_order
-from ge_dialect.sim.program import Buffer, Program, Task
+from ge_dialect.sim.program import WEIGHT, Buffer, Program, Task
 from ge_dialect.utils import layout
 from ge_dialect.utils.errors import GeError
+from ge_dialect.utils.task_order import COPY, LAUNCH
 
 
 def kernel_error(task: Task, e: Exception) -> GeError:
@@ -56,7 +57,7 @@ class Memory:
         for buffer in program.buffers:
             if buffer.root != buffer.index:
                 continue
-            if buffer.kind == "weight":
+            if buffer.kind == WEIGHT:
                 weights[buffer.index] = program.weight(buffer.index)
                 self.roots[buffer.index] = weights[buffer.index].reshape(-1).view(np.uint8)
             else:
@@ -107,7 +108,7 @@ def execute(
 
 def _execute_task(task: Task, arrays: list[np.ndarray]) -> None:
     """Runs one task of a program on its buffers."""
-    if task.kind == "launch":
+    if task.kind == LAUNCH:
         try:
             results = run_kernel(
                 task.kernel,
@@ -120,7 +121,7 @@ def _execute_task(task: Task, arrays: list[np.ndarray]) -> None:
             raise kernel_error(task, e) from None
         for i, result in zip(task.outputs, results, strict=True):
             arrays[i][...] = result
-    elif task.kind == "copy":
+    elif task.kind == COPY:
         arrays[task.outputs[0]][...] = arrays[task.inputs[0]]
 
 

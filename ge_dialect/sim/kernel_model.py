@@ -50,20 +50,10 @@ from dataclasses import dataclass
 from ge_dialect.sim.kernels.base import Operand
 from ge_dialect.sim.profile import DeviceProfile
 from ge_dialect.sim.program import Task
-from ge_dialect.utils import layout
+from ge_dialect.utils import dtypes, layout
 
 CUBE_KERNELS = ("conv2d", "fused_conv2d", "matmul")
 COMM_KERNELS = ("hcom_all_reduce", "hcom_all_gather")
-
-_DTYPE_NAMES = {
-    "float16": "f16",
-    "float32": "f32",
-    "int8": "i8",
-    "uint8": "ui8",
-    "int32": "i32",
-    "int64": "i64",
-    "bool": "i1",
-}
 
 
 @dataclass(frozen=True)
@@ -94,10 +84,6 @@ def _ceil_to(x: int, m: int) -> int:
 
 def _floor_to(x: float, m: int) -> int:
     return max(m, int(x) // m * m)
-
-
-def dtype_name(dtype) -> str:
-    return _DTYPE_NAMES.get(str(dtype), str(dtype))
 
 
 def _vector_lanes(profile: DeviceProfile, itemsize: int) -> int:
@@ -167,7 +153,7 @@ def _conv_gemm(task: Task, profile: DeviceProfile) -> Gemm:
         x.dtype.itemsize,
         y.dtype.itemsize,
         a_row,
-        dtype_name(x.dtype),
+        dtypes.name_of(x.dtype),
         ops,
         residual,
     )
@@ -191,7 +177,7 @@ def _matmul_gemm(task: Task, profile: DeviceProfile) -> Gemm:
         itemsize,
         y.dtype.itemsize,
         _ceil_to(k, f) * itemsize,
-        dtype_name(a.dtype),
+        dtypes.name_of(a.dtype),
         ops,
     )
 

@@ -1,20 +1,24 @@
 """The order an `npu` program's tasks start in, and its deadlock if it has one.
 
 Each stream runs its tasks in issue order; a wait lets its stream go on once its event has
-been recorded (an event stays recorded: ids are unique per program, as the lowering numbers
-them).  `start_order` picks, among the tasks that may start, the one issued first, until
-every task has run, or none may start: then the program deadlocks, and the finding names
-every blocked stream, the wait it is blocked at and why (an event never recorded by any
-task, or recorded only behind another blocked stream's wait: a cycle).
+been recorded (`ge_dialect.utils.task_order.Events`: the first record counts, an event
+stays recorded; ids are unique per program, as the lowering numbers them).  `start_order`
+picks, among the tasks that may start, the one issued first, until every task has run, or
+none may start: then the program deadlocks, and the finding names every blocked stream, the
+wait it is blocked at and why (an event never recorded by any task, or recorded only behind
+another blocked stream's wait: a cycle).  `after_records` makes any order of the tasks one
+the events allow (each wait, and its stream's later tasks, moved after the record).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ge_dialect.sim.program import Program, Task
 from ge_dialect.utils import task_order
 from ge_dialect.utils.errors import GeError
+from ge_dialect.utils.task_order import RECORD, WAIT, Events
 
 
 @dataclass(frozen=True)
@@ -58,7 +62,7 @@ def deadlock(program: Program, stuck: dict[int, int]) -> Finding:
     blocked at)."""
     records: dict[int, list[Task]] = {}
     for task in program.tasks:
-        if task.kind == "record":
+        if task.kind == RECORD:
             records.setdefault(task.event, []).append(task)
     reasons = []
     for s, index in sorted(stuck.items()):
@@ -71,3 +75,36 @@ def deadlock(program: Program, stuck: dict[int, int]) -> Finding:
             why = f"recorded on {where} only after a task that cannot start"
         reasons.append(f"stream {s} is blocked at the {wait.describe()}: event {wait.event}, {why}")
     return Finding("deadlock", "deadlock: " + "; ".join(reasons), tuple(sorted(stuck.values())))
+
+
+def after_records(program: Program, order: Sequence[int]) -> list[int]:
+    """`order` with every wait moved after its event's first record, and its stream's later
+    tasks with it (the timed order puts a wait at the time its stream reached it, which may
+    come before the record).  The other tasks keep their order; a stream blocked at a wait
+    whose event is never recorded keeps the rest of its tasks (a deadlock, reported by
+    `start_order`)."""
+    tasks = program.tasks
+    fixed: list[int] = []
+    held: dict[int, list[int]] = {}  # stream -> its tasks from a wait not yet released on
+    recorded: Events[int, None, int] = Events()  # waiters: the streams held at a wait
+    for first in order:
+        if tasks[first].stream in held:
+            held[tasks[first].stream].append(first)
+            continue
+        work = [first]
+        k = 0
+        while k < len(work):
+            index = work[k]
+            k += 1
+            task = tasks[index]
+            s = task.stream
+            if s in held:
+                held[s].append(index)
+            elif task.kind == WAIT and not recorded.wait(task.event, s):
+                held[s] = [index]
+            else:
+                fixed.append(index)
+                if task.kind == RECORD:
+                    for released in recorded.record(task.event, None):
+                        work.extend(held.pop(released))
+    return fixed

@@ -30,12 +30,14 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.utils.str_enum import StrEnum
 
 from ge_dialect.ir.dialects import npu
 from ge_dialect.sim.kernels import Operand
 from ge_dialect.utils.dtypes import np_dtype
 from ge_dialect.utils.errors import GeError, location_str, op_error
 from ge_dialect.utils.layout import default_c0
+from ge_dialect.utils.task_order import COPY, LAUNCH, RECORD, WAIT, TaskKind
 
 
 @dataclass(frozen=True)
@@ -49,12 +51,29 @@ class Cost:
     blocks: int = 0
 
 
+class BufferKind(StrEnum):
+    """What a buffer is; prints (and serialises) as its value: "input", "weight", ..."""
+
+    INPUT = "input"
+    OUTPUT = "output"
+    WEIGHT = "weight"
+    ALLOC = "alloc"
+    VIEW = "view"
+
+
+INPUT, OUTPUT, WEIGHT = BufferKind.INPUT, BufferKind.OUTPUT, BufferKind.WEIGHT
+ALLOC, VIEW = BufferKind.ALLOC, BufferKind.VIEW
+"""The kinds as module constants, for the loops per buffer (as `task_order.LAUNCH` and the
+others for tasks: in Python 3.11 `BufferKind.ALLOC` is a slow lookup, through the enum's
+metaclass)."""
+
+
 @dataclass(frozen=True)
 class Buffer:
     """A buffer of the program: an argument, a weight, an allocation or a view of one."""
 
     index: int
-    kind: str  # "input" | "output" | "weight" | "alloc" | "view"
+    kind: BufferKind
     shape: tuple[int, ...]  # physical
     dtype: np.dtype
     root: int  # the buffer whose bytes this one uses (itself unless a view)
@@ -72,7 +91,7 @@ class Task:
     """One task of the task list, in issue order."""
 
     index: int
-    kind: str  # "launch" | "record" | "wait" | "copy"
+    kind: TaskKind
     stream: int
     location: str
     priority: int = 0
@@ -87,9 +106,9 @@ class Task:
 
     def describe(self) -> str:
         """`launch conv2d on stream 1` and the like, for messages."""
-        if self.kind == "launch":
+        if self.kind == LAUNCH:
             return f"launch '{self.kernel}' on stream {self.stream} ({self.location})"
-        if self.kind in ("record", "wait"):
+        if self.kind in (RECORD, WAIT):
             return f"{self.kind} of event {self.event} on stream {self.stream} ({self.location})"
         return f"copy on stream {self.stream} ({self.location})"
 
@@ -187,7 +206,7 @@ def read_program(fn: func.FuncOp) -> Program:
     outputs: list[int] = []
     weights: dict[int, Callable[[], np.ndarray]] = {}
 
-    def add(value: SSAValue, kind: str, **extra: Any) -> int:
+    def add(value: SSAValue, kind: BufferKind, **extra: Any) -> int:
         t = value.type
         assert isinstance(t, MemRefType)
         i = len(buffers)
@@ -212,25 +231,25 @@ def read_program(fn: func.FuncOp) -> Program:
         if "npu.input" in attrs:
             name = attrs["npu.input"]
             assert isinstance(name, StringAttr)
-            inputs.append(add(arg, "input", name=name.data, logical=logical))
+            inputs.append(add(arg, INPUT, name=name.data, logical=logical))
         else:
             name = attrs["npu.output"]
             assert isinstance(name, StringAttr)
-            outputs.append(add(arg, "output", name=name.data, logical=logical))
+            outputs.append(add(arg, OUTPUT, name=name.data, logical=logical))
 
     tasks: list[Task] = []
     for op in fn.body.block.ops:
         where = location_str(op.location)
         if isinstance(op, npu.WeightOp):
-            i = add(op.results[0], "weight")
+            i = add(op.results[0], WEIGHT)
             weights[i] = op.physical_array
         elif isinstance(op, npu.AllocOp):
-            add(op.results[0], "alloc")
+            add(op.results[0], ALLOC)
         elif isinstance(op, npu.ViewOp):
             source = buffers[index[op.source]]
             add(
                 op.results[0],
-                "view",
+                VIEW,
                 root=source.root,
                 offset=source.offset + _int(op.properties["offset"]),
             )
@@ -245,7 +264,7 @@ def read_program(fn: func.FuncOp) -> Program:
             tasks.append(
                 Task(
                     len(tasks),
-                    "launch",
+                    LAUNCH,
                     _int(op.properties["stream"]),
                     where,
                     priority=_int(op.properties["priority"]),
@@ -259,7 +278,7 @@ def read_program(fn: func.FuncOp) -> Program:
                 )
             )
         elif isinstance(op, npu.RecordOp | npu.WaitOp):
-            kind = "record" if isinstance(op, npu.RecordOp) else "wait"
+            kind = RECORD if isinstance(op, npu.RecordOp) else WAIT
             tasks.append(
                 Task(
                     len(tasks),
@@ -276,7 +295,7 @@ def read_program(fn: func.FuncOp) -> Program:
             tasks.append(
                 Task(
                     len(tasks),
-                    "copy",
+                    COPY,
                     _int(op.properties["stream"]),
                     where,
                     kernel="copy",

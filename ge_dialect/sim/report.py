@@ -1,5 +1,5 @@
 """The figures of a simulated run: makespan against its lower bound, streams, units, the
-cluster-analysis figures Ascend users read, the seed's ratios; as text and as JSON.
+cluster-analysis figures Ascend users read, three cluster ratios; as text and as JSON.
 
 Definitions (microseconds; a union of intervals counts overlapping time once):
 
@@ -12,7 +12,7 @@ Definitions (microseconds; a union of intervals counts overlapping time once):
   `Communication` (union of collectives), `Communication(Not Overlapped)` (communication
   while nothing computes), `Overlapped` (communication while something computes), `Free`
   (makespan minus the union of both).
-- Seed 002's ratios: compute utilisation = Computing / makespan, communication ratio =
+- The cluster ratios: compute utilisation = Computing / makespan, communication ratio =
   Communication / makespan, overlap efficiency = Overlapped / Communication (None without
   communication).
 - `events`: records, and the waits they released.
@@ -40,9 +40,10 @@ from typing import Any
 
 from ge_dialect.sim.kernel_model import KernelTime
 from ge_dialect.sim.profile import DeviceProfile
-from ge_dialect.sim.program import Program
+from ge_dialect.sim.program import ALLOC, Program
 from ge_dialect.sim.timeline import Interval, Timeline
 from ge_dialect.sim.timing import Bound, pool_of, pools
+from ge_dialect.utils.task_order import COPY, LAUNCH, RECORD, WAIT
 
 COMPUTE_UNITS = ("cube", "vector")
 
@@ -123,7 +124,7 @@ class Report:
         return self.overlapped / self.communication if self.communication else None
 
     def to_json(self) -> dict[str, Any]:
-        """The report as JSON (keys documented in the README)."""
+        """The report as JSON (keys documented in docs/cli.md, "The report")."""
         return {
             "device": self.device,
             "makespan_us": self.makespan,
@@ -240,7 +241,7 @@ def memory_figures(program: Program, profile: DeviceProfile) -> dict[str, Any]:
             "buffers": planned["buffers"],
         }
     align = profile.alignment
-    sizes = [-(-b.nbytes // align) * align for b in program.buffers if b.kind == "alloc"]
+    sizes = [-(-b.nbytes // align) * align for b in program.buffers if b.kind == ALLOC]
     return {"planned": False, "no_reuse_bytes": sum(sizes), "buffers": len(sizes)}
 
 
@@ -291,9 +292,9 @@ def make_report(
     communication = union(spans.get("comm", []))
     overlapped = intersection(computing, communication)
     busy_all = length(union([*computing, *communication]))
-    records = sum(1 for t in program.tasks if t.kind == "record")
-    waits = sum(1 for t in program.tasks if t.kind == "wait")
-    launches = sum(1 for t in program.tasks if t.kind in ("launch", "copy"))
+    records = sum(1 for t in program.tasks if t.kind == RECORD)
+    waits = sum(1 for t in program.tasks if t.kind == WAIT)
+    launches = sum(1 for t in program.tasks if t.kind in (LAUNCH, COPY))
     return Report(
         timeline.device,
         makespan,

@@ -43,6 +43,7 @@ waves (times the log of the number of ready kernels).
 from __future__ import annotations
 
 import heapq
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from ge_dialect.sim.executor import kernel_error
@@ -53,6 +54,7 @@ from ge_dialect.sim.program import Program, Task
 from ge_dialect.sim.timeline import Flow, Interval, Timeline
 from ge_dialect.sim.topology import CollectiveCost, Topology
 from ge_dialect.utils.errors import GeError
+from ge_dialect.utils.task_order import COPY, LAUNCH, RECORD, WAIT, Events
 
 US = 1e6  # seconds -> microseconds
 
@@ -124,7 +126,7 @@ def kernel_times(program: Program, profile: DeviceProfile) -> list[KernelTime | 
     """The blocks of every launch and copy of `program` (None for records and waits)."""
     times: list[KernelTime | None] = []
     for task in program.tasks:
-        if task.kind not in ("launch", "copy"):
+        if task.kind != LAUNCH and task.kind != COPY:
             times.append(None)
             continue
         try:
@@ -201,7 +203,7 @@ def match_collectives(programs: list[Program], topology: Topology) -> list[Colle
     per_group: dict[str, dict[int, list[Task]]] = {}
     for rank, program in enumerate(programs):
         for task in program.tasks:
-            if task.kind == "launch" and task.kernel in COMM_KERNELS:
+            if task.kind == LAUNCH and task.kernel in COMM_KERNELS:
                 group = str(task.attrs.get("group", ""))
                 per_group.setdefault(group, {}).setdefault(rank, []).append(task)
     collectives: list[Collective] = []
@@ -288,202 +290,282 @@ def _simulate(
     """The event loop over every rank.  Streams are keyed (rank, stream) and events
     (rank, event); `meets` maps a rank's collective task to its `Collective` (None: one
     device, where a collective takes its own time, as before ranks existed)."""
-    capacity = pools(profile)
-    ranks = range(len(programs))
-    free = {(r, p): n for r in ranks for p, n in capacity.items()}
-    queues: dict[tuple[int, int], list[Task]] = {}
-    for r, program in enumerate(programs):
-        for task in program.tasks:
-            queues.setdefault((r, task.stream), []).append(task)
-    position = dict.fromkeys(queues, 0)
-    stream_free = dict.fromkeys(queues, 0.0)  # when the stream's previous task ended
-    recorded: dict[tuple[int, int], tuple[float, int]] = {}  # event -> (time, record task)
-    blocked: dict[tuple[int, int], list[tuple[int, int]]] = {}  # event -> streams at a wait
-    intervals: list[list[Interval | None]] = [[None] * len(p.tasks) for p in programs]
-    flows: list[list[Flow]] = [[] for _ in ranks]
-    arrived: dict[int, list[_Wave]] = {}  # collective -> the member waves holding an engine
-    # (time, seq, kernel ready | wave end, the kernel or the wave, the wave's version)
-    heap: list[tuple[float, int, int, _Kernel | _Wave, int]] = []
-    seq = 0
-    waiting: list[list[tuple[tuple[int, float, int], _Kernel]]] = [[] for _ in ranks]
-    running: list[list[_Wave]] = [[] for _ in ranks]  # waves moving bytes, per rank
-    launch = profile.launch_overhead * US
-    bandwidth = profile.sustained_bandwidth / US  # bytes per microsecond
-    core_bandwidth = profile.core_bandwidth / US
+    loop = _EventLoop(programs, profile, all_times, meets, collectives)
+    loop.run()
+    return loop.timelines()
 
-    def push(time: float, kind: int, item: _Kernel | _Wave, version: int = 0) -> None:
-        nonlocal seq
-        heapq.heappush(heap, (time, seq, kind, item, version))
-        seq += 1
 
-    def rerate(r: int, now: float) -> None:
+_READY, _WAVE_END = 0, 1
+"""The kinds of the event loop's heap entries: a kernel dispatched (its blocks wait for
+cores), a wave's end."""
+
+
+class _EventLoop:
+    """The state of `_simulate`'s event loop, with one method per kind of step: a stream
+    runs up to its next kernel (`advance`: records and waits on the way), a kernel
+    dispatched waits for cores, free cores go to waiting kernels (`dispatch`), a wave ends
+    (`_wave_ended`, and its kernel with its last wave)."""
+
+    def __init__(
+        self,
+        programs: list[Program],
+        profile: DeviceProfile,
+        all_times: list[list[KernelTime | None]],
+        meets: dict[tuple[int, int], int] | None,
+        collectives: list[Collective] | None,
+    ):
+        self.programs = programs
+        self.profile = profile
+        self.all_times = all_times
+        self.meets = meets
+        self.collectives = collectives
+        self.ranks = range(len(programs))
+        self.free = {(r, p): n for r in self.ranks for p, n in pools(profile).items()}
+        self.queues: dict[tuple[int, int], list[Task]] = {}
+        for r, program in enumerate(programs):
+            for task in program.tasks:
+                self.queues.setdefault((r, task.stream), []).append(task)
+        self.position = dict.fromkeys(self.queues, 0)
+        self.stream_free = dict.fromkeys(self.queues, 0.0)  # when its previous task ended
+        # (rank, event) -> (time, record task); waiters: the streams at a wait for it
+        self.recorded: Events[tuple[int, int], tuple[float, int], tuple[int, int]] = Events()
+        self.intervals: list[list[Interval | None]] = [[None] * len(p.tasks) for p in programs]
+        self.flows: list[list[Flow]] = [[] for _ in self.ranks]
+        self.arrived: dict[int, list[_Wave]] = {}  # collective -> member waves holding an engine
+        # (time, seq, _READY | _WAVE_END, the kernel or the wave, the wave's version)
+        self.heap: list[tuple[float, int, int, _Kernel | _Wave, int]] = []
+        self.seq = 0
+        self.waiting: list[list[tuple[tuple[int, float, int], _Kernel]]] = [[] for _ in self.ranks]
+        self.running: list[list[_Wave]] = [[] for _ in self.ranks]  # waves moving bytes
+        self.launch = profile.launch_overhead * US
+        self.bandwidth = profile.sustained_bandwidth / US  # bytes per microsecond
+        self.core_bandwidth = profile.core_bandwidth / US
+
+    def run(self) -> None:
+        """Runs every stream from its start, then the events in time order until none is
+        left: everything that ends or becomes ready at one time first, then the cores are
+        handed out and the bandwidth shared again."""
+        for key in sorted(self.queues):
+            self.advance(key)
+        heap, waiting, ranks = self.heap, self.waiting, self.ranks
+        while heap:
+            now, _, kind, item, version = heapq.heappop(heap)
+            changed: set[int] = set()
+            if kind == _READY:
+                assert isinstance(item, _Kernel)
+                waiting[item.rank].append((item.key(), item))
+            else:
+                assert isinstance(item, _Wave)
+                if version != item.version:
+                    continue  # its end moved: a later entry holds the current one
+                self._wave_ended(item, now, changed)
+            if not heap or heap[0][0] > now:
+                for r in ranks:
+                    if self.dispatch(r, now):
+                        changed.add(r)
+            for r in sorted(changed):
+                self.rerate(r, now)
+
+    def push(self, time: float, kind: int, item: _Kernel | _Wave, version: int = 0) -> None:
+        """Schedules a kernel's dispatch or a wave's end at `time`."""
+        heapq.heappush(self.heap, (time, self.seq, kind, item, version))
+        self.seq += 1
+
+    def rerate(self, r: int, now: float) -> None:
         """Every running wave's blocks on rank `r` get an equal share of the sustained
         bandwidth (capped per core) from `now` on; their ends move accordingly."""
-        blocks = sum(w.blocks for w in running[r])
-        share = min(core_bandwidth, bandwidth / blocks) if blocks else core_bandwidth
-        for wave in running[r]:
+        running = self.running[r]
+        blocks = sum(w.blocks for w in running)
+        core_bandwidth = self.core_bandwidth
+        share = min(core_bandwidth, self.bandwidth / blocks) if blocks else core_bandwidth
+        for wave in running:
             wave.progress(now)
             if wave.share != share:
                 wave.share = share
                 wave.version += 1
-                push(wave.end(), 1, wave, wave.version)
+                self.push(wave.end(), _WAVE_END, wave, wave.version)
 
-    def advance(first: tuple[int, int]) -> None:
+    def advance(self, first: tuple[int, int]) -> None:
         """Runs stream `first` from its current task up to a kernel or an unrecorded wait,
         and then every stream a record on the way released (a worklist, not recursion: a
         chain of events across streams can be as long as the program)."""
         todo = [first]
         while todo:
-            _advance(todo.pop(), todo)
+            self._advance(todo.pop(), todo)
 
-    def _advance(key: tuple[int, int], todo: list[tuple[int, int]]) -> None:
-        r, s = key
-        queue = queues[key]
+    def _advance(self, key: tuple[int, int], todo: list[tuple[int, int]]) -> None:
+        """Runs stream `key` up to a kernel (dispatched `launch_overhead` after it is
+        ready) or a wait whose event is not recorded; the streams its records release go
+        on `todo`."""
+        queue = self.queues[key]
+        position = self.position
         while position[key] < len(queue):
             task = queue[position[key]]
-            ready = stream_free[key]
-            if task.kind == "record":
-                end = ready + profile.event_record * US
-                intervals[r][task.index] = Interval(task.index, s, "event", ready, ready, end)
-                stream_free[key] = end
-                position[key] += 1
-                if (r, task.event) not in recorded:
-                    recorded[(r, task.event)] = (end, task.index)
-                    todo.extend(reversed(blocked.pop((r, task.event), [])))
-                continue
-            if task.kind == "wait":
-                if (r, task.event) not in recorded:
-                    blocked.setdefault((r, task.event), []).append(key)
+            if task.kind == RECORD:
+                todo.extend(reversed(self._record(key, task)))
+            elif task.kind == WAIT:
+                if not self._wait(key, task):
                     return
-                when, record = recorded[(r, task.event)]
-                end = max(ready, when) + profile.event_wait * US
-                intervals[r][task.index] = Interval(task.index, s, "event", ready, ready, end)
-                flows[r].append(Flow(record, task.index, task.event))
-                stream_free[key] = end
-                position[key] += 1
-                continue
-            k = all_times[r][task.index]
-            assert k is not None
-            kernel = _Kernel(
-                task, k, pool_of(k.unit, profile), ready, k.blocks, rank=r, short_left=k.short
-            )
-            push(ready + launch, 0, kernel)
-            return
+            else:
+                r = key[0]
+                k = self.all_times[r][task.index]
+                assert k is not None
+                ready = self.stream_free[key]
+                pool = pool_of(k.unit, self.profile)
+                kernel = _Kernel(task, k, pool, ready, k.blocks, rank=r, short_left=k.short)
+                self.push(ready + self.launch, _READY, kernel)
+                return
+            position[key] += 1
 
-    def dispatch(r: int, now: float) -> bool:
+    def _record(self, key: tuple[int, int], task: Task) -> Sequence[tuple[int, int]]:
+        """Runs a record on stream `key`; the streams it releases (at a wait for it)."""
+        r, s = key
+        ready = self.stream_free[key]
+        end = ready + self.profile.event_record * US
+        self.intervals[r][task.index] = Interval(task.index, s, "event", ready, ready, end)
+        self.stream_free[key] = end
+        return self.recorded.record((r, task.event), (end, task.index))
+
+    def _wait(self, key: tuple[int, int], task: Task) -> bool:
+        """Runs a wait on stream `key` if its event is recorded (else the stream waits for
+        the record); whether it ran."""
+        r, s = key
+        event = (r, task.event)
+        if not self.recorded.wait(event, key):
+            return False
+        when, record = self.recorded[event]
+        ready = self.stream_free[key]
+        end = max(ready, when) + self.profile.event_wait * US
+        self.intervals[r][task.index] = Interval(task.index, s, "event", ready, ready, end)
+        self.flows[r].append(Flow(record, task.index, task.event))
+        self.stream_free[key] = end
+        return True
+
+    def dispatch(self, r: int, now: float) -> bool:
         """Hands rank `r`'s free cores to its waiting kernels, most urgent first; whether a
         wave that moves bytes started."""
-        queue = waiting[r]
+        queue = self.waiting[r]
         if not queue:
             return False
         started = False
+        free = self.free
         queue.sort(key=lambda item: item[0])
         for _, kernel in list(queue):
-            pool = kernel.pool
-            n = min(kernel.left, free[(r, pool)])
+            n = min(kernel.left, free[(r, kernel.pool)])
             if n <= 0:
                 continue
-            free[(r, pool)] -= n
+            free[(r, kernel.pool)] -= n
             kernel.left -= n
             kernel.running += 1
-            k = kernel.time
             kernel.cores = max(kernel.cores, n)
             if kernel.start < 0:
                 kernel.start = now
-            if k.unit == "comm":
-                wave = _Wave(kernel, n, now, now, k.compute * US, 0.0)
-                meet = None if meets is None else meets.get((r, kernel.task.index))
-                if meet is None:
-                    push(wave.end(), 1, wave)
-                    continue
-                # a collective: ends on every member, its cost after the last one arrived
-                members = arrived.setdefault(meet, [])
-                members.append(wave)
-                assert collectives is not None
-                if len(members) == len(collectives[meet].tasks):
-                    end = now + k.compute * US
-                    for member in members:
-                        member.compute = end - member.begin
-                        push(member.end(), 1, member)
-                continue
-            extra = _block_extra(k, profile) * US
-            # the blocks with the most pieces first, then the short ones
-            short = max(0, n - (kernel.left + n - kernel.short_left))
-            kernel.short_left -= short
-            if short:
-                kernel.running += 1 if short < n else 0
-                wave = _Wave(kernel, short, now, now + extra, k.short_compute * US, k.short_bytes)
-                running[r].append(wave)
-            if short < n:
-                wave = _Wave(kernel, n - short, now, now + extra, k.compute * US, k.hbm_bytes)
-                running[r].append(wave)
-            started = True
+            if kernel.time.unit == "comm":
+                self._start_comm(r, kernel, n, now)
+            else:
+                self._start_waves(r, kernel, n, now)
+                started = True
         queue[:] = [item for item in queue if item[1].left > 0]
         return started
 
-    for key in sorted(queues):
-        advance(key)
-    while heap:
-        now, _, kind, item, version = heapq.heappop(heap)
-        changed: set[int] = set()
-        if kind == 0:  # dispatched: its blocks wait for cores
-            assert isinstance(item, _Kernel)
-            waiting[item.rank].append((item.key(), item))
-        else:
-            assert isinstance(item, _Wave)
-            if version != item.version:
-                continue  # its end moved: a later entry holds the current one
-            kernel = item.kernel
-            r = kernel.rank
-            free[(r, kernel.pool)] += item.blocks
-            kernel.core_time += item.blocks * (now - item.begin)
-            if kernel.memory == 0.0 and item.bytes:
-                kernel.memory = now - item.active
-            if item in running[r]:
-                running[r].remove(item)
-                changed.add(r)
-            kernel.running -= 1
-            if kernel.left == 0 and kernel.running == 0:
-                task = kernel.task
-                k = kernel.time
-                intervals[r][task.index] = Interval(
-                    task.index,
-                    task.stream,
-                    k.unit,
-                    kernel.ready,
-                    kernel.start,
-                    now,
-                    k.blocks,
-                    kernel.cores,
-                    k.compute * US,
-                    kernel.memory,
-                    kernel.core_time,
-                )
-                stream_free[(r, task.stream)] = now
-                position[(r, task.stream)] += 1
-                advance((r, task.stream))
-        # everything that ends or becomes ready at `now` first, then hand out cores
-        if not heap or heap[0][0] > now:
-            for r in ranks:
-                if dispatch(r, now):
-                    changed.add(r)
-        for r in sorted(changed):
-            rerate(r, now)
-    for r in ranks:
-        if any(i is None for i in intervals[r]):
-            raise SimulationError(
-                _stuck(programs, r, queues, position, meets, collectives, arrived)
+    def _start_comm(self, r: int, kernel: _Kernel, n: int, now: float) -> None:
+        """A collective's wave on rank `r`'s comm engine: it ends after its own time, or,
+        meeting other ranks, on every member at once, its cost after the last one arrived."""
+        k = kernel.time
+        wave = _Wave(kernel, n, now, now, k.compute * US, 0.0)
+        meet = None if self.meets is None else self.meets.get((r, kernel.task.index))
+        if meet is None:
+            self.push(wave.end(), _WAVE_END, wave)
+            return
+        members = self.arrived.setdefault(meet, [])
+        members.append(wave)
+        assert self.collectives is not None
+        if len(members) == len(self.collectives[meet].tasks):
+            end = now + k.compute * US
+            for member in members:
+                member.compute = end - member.begin
+                self.push(member.end(), _WAVE_END, member)
+
+    def _start_waves(self, r: int, kernel: _Kernel, n: int, now: float) -> None:
+        """`n` blocks of `kernel` start on rank `r`'s cores: the blocks with the most pieces
+        first, then the short ones (one wave each); they move bytes (`rerate` times them)."""
+        k = kernel.time
+        extra = _block_extra(k, self.profile) * US
+        short = max(0, n - (kernel.left + n - kernel.short_left))
+        kernel.short_left -= short
+        running = self.running[r]
+        if short:
+            kernel.running += 1 if short < n else 0
+            running.append(
+                _Wave(kernel, short, now, now + extra, k.short_compute * US, k.short_bytes)
             )
-    return [
-        Timeline(
-            program,
-            [i for i in intervals[r] if i is not None],
-            flows[r],
-            rank=r,
-            device=profile.name,
+        if short < n:
+            running.append(_Wave(kernel, n - short, now, now + extra, k.compute * US, k.hbm_bytes))
+
+    def _wave_ended(self, wave: _Wave, now: float, changed: set[int]) -> None:
+        """Frees `wave`'s cores (its rank goes in `changed` if it moved bytes); its
+        kernel ends with its last wave."""
+        kernel = wave.kernel
+        r = kernel.rank
+        self.free[(r, kernel.pool)] += wave.blocks
+        kernel.core_time += wave.blocks * (now - wave.begin)
+        if kernel.memory == 0.0 and wave.bytes:
+            kernel.memory = now - wave.active
+        if wave in self.running[r]:
+            self.running[r].remove(wave)
+            changed.add(r)
+        kernel.running -= 1
+        if kernel.left == 0 and kernel.running == 0:
+            self._kernel_ended(kernel, now)
+
+    def _kernel_ended(self, kernel: _Kernel, now: float) -> None:
+        """`kernel`'s interval; its stream goes on."""
+        task = kernel.task
+        k = kernel.time
+        r = kernel.rank
+        self.intervals[r][task.index] = Interval(
+            task.index,
+            task.stream,
+            k.unit,
+            kernel.ready,
+            kernel.start,
+            now,
+            k.blocks,
+            kernel.cores,
+            k.compute * US,
+            kernel.memory,
+            kernel.core_time,
         )
-        for r, program in enumerate(programs)
-    ]
+        key = (r, task.stream)
+        self.stream_free[key] = now
+        self.position[key] += 1
+        self.advance(key)
+
+    def timelines(self) -> list[Timeline]:
+        """Every rank's timeline (raises `SimulationError` when a rank did not finish)."""
+        for r in self.ranks:
+            if any(i is None for i in self.intervals[r]):
+                raise SimulationError(
+                    _stuck(
+                        self.programs,
+                        r,
+                        self.queues,
+                        self.position,
+                        self.meets,
+                        self.collectives,
+                        self.arrived,
+                    )
+                )
+        return [
+            Timeline(
+                program,
+                [i for i in self.intervals[r] if i is not None],
+                self.flows[r],
+                rank=r,
+                device=self.profile.name,
+            )
+            for r, program in enumerate(self.programs)
+        ]
 
 
 def _stuck(
@@ -556,7 +638,7 @@ def lower_bound(
     shortest: list[float] = []
     for task, k in zip(program.tasks, times, strict=True):
         if k is None:
-            cost = profile.event_record if task.kind == "record" else profile.event_wait
+            cost = profile.event_record if task.kind == RECORD else profile.event_wait
             shortest.append(cost * US)
             continue
         pool = pool_of(k.unit, profile)
@@ -573,23 +655,30 @@ def lower_bound(
             fastest = max(fastest, _block_extra(k, profile) + moved)
         shortest.append(profile.launch_overhead * US + fastest * US)
         work[pool] += ((k.blocks - k.short) * block + k.short * short_block) * US
-    schedule = start_order(program)
-    if schedule.findings:
-        raise SimulationError(schedule.findings)
-    finish = [0.0] * len(program.tasks)
-    last_on: dict[int, float] = {}
-    recorded: dict[int, float] = {}
-    for index in schedule.order:
-        task = program.tasks[index]
-        begin = last_on.get(task.stream, 0.0)
-        if task.kind == "wait":
-            begin = max(begin, recorded.get(task.event, 0.0))
-        finish[index] = begin + shortest[index]
-        last_on[task.stream] = finish[index]
-        if task.kind == "record":
-            recorded.setdefault(task.event, finish[index])
+    finish = _earliest_finish(program, shortest)
     pool_work = {p: w / capacity[p] for p, w in work.items() if w > 0}
     moved = sum(_moved(k) for k in times if k is not None and k.unit != "comm")
     if moved:
         pool_work["hbm"] = moved / profile.sustained_bandwidth * US
     return Bound(max(finish, default=0.0), pool_work)
+
+
+def _earliest_finish(program: Program, shortest: list[float]) -> list[float]:
+    """When each task ends at the earliest, taking `shortest` (microseconds) along stream
+    order and record -> wait edges (raises `SimulationError` on a deadlock)."""
+    schedule = start_order(program)
+    if schedule.findings:
+        raise SimulationError(schedule.findings)
+    finish = [0.0] * len(program.tasks)
+    last_on: dict[int, float] = {}
+    recorded: Events[int, float, None] = Events()  # event -> when its first record ends
+    for index in schedule.order:
+        task = program.tasks[index]
+        begin = last_on.get(task.stream, 0.0)
+        if task.kind == WAIT:
+            begin = max(begin, recorded.get(task.event, 0.0))
+        finish[index] = begin + shortest[index]
+        last_on[task.stream] = finish[index]
+        if task.kind == RECORD:
+            recorded.record(task.event, finish[index])
+    return finish

@@ -9,7 +9,7 @@ its text.
 
 Format reference
 ================
-A JSON object; quantities are strings as in the device profile (`sim.profile`: `"1.5 us"`,
+A JSON object; quantities are strings as in the device profile (`utils.jsonfile`: `"1.5 us"`,
 `"30 GB/s"`, `"100 Gbit/s"`).
 
 - `name`: non-empty string.
@@ -33,7 +33,7 @@ rank, a device no link reaches, ...).
 
 HCCL's costs (`Topology.collective`)
 ====================================
-Hockney's alpha-beta(-gamma) formulas (HCCL's docs, `notes/runtime.md` §2), p ranks, n bytes
+Hockney's alpha-beta(-gamma) formulas (HCCL's documentation), p ranks, n bytes
 (an all-reduce's buffer; an all-gather's *output*):
 
 | algorithm | AllReduce | AllGather |
@@ -60,16 +60,15 @@ inverse of the smallest hop bandwidth: the slowest link bounds a ring.
 from __future__ import annotations
 
 import heapq
-import json
 import math
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ge_dialect.sim import profile as _profile
-from ge_dialect.sim.profile import DURATION, RATE, _Invalid, _Source, load_json, read_text
 from ge_dialect.utils.errors import GeError
+from ge_dialect.utils.jsonfile import DURATION, RATE, JsonSource, Kind, check_schema, load_json
+from ge_dialect.utils.textfile import read_text
 
 PROFILES = os.path.join(os.path.dirname(__file__), "profiles")
 DEFAULT_TOPOLOGY: str = os.path.join(PROFILES, "ascend910-8p.json")
@@ -309,6 +308,7 @@ def _build_schema() -> dict[str, Any]:
         "an object with keys name, devices",
     )
     link_type = {
+        "title": "link type",
         "type": "string",
         "enum": list(LINK_TYPES),
         "description": "one of " + ", ".join(LINK_TYPES),
@@ -363,7 +363,7 @@ SCHEMA: dict[str, Any] = _build_schema()
 def load_topology(path: str | os.PathLike[str] | None = None) -> Topology:
     """The topology in the JSON file `path` (None: `DEFAULT_TOPOLOGY`)."""
     name = os.fspath(path) if path is not None else DEFAULT_TOPOLOGY
-    return parse_topology(read_text(name, "topology"), name)
+    return parse_topology(read_text(name, "topology", byte_order_mark=True), name)
 
 
 def default_topology(ranks: int) -> Topology:
@@ -374,70 +374,50 @@ def default_topology(ranks: int) -> Topology:
 def parse_topology(text: str, name: str = "<topology>") -> Topology:
     """The topology in JSON `text`; `name` is the file name its diagnostics show."""
     data, source = load_json(text, name)
-    _check_schema(data, source)
+    check_schema(data, source, SCHEMA, _kind_at)
     return _convert(data, source)
 
 
-def _check_schema(data: Any, source: _Source) -> None:
-    import jsonschema  # type: ignore[import-untyped, unused-ignore]
-
-    found: list[tuple[tuple[int, int], GeError]] = []
-    for e in jsonschema.Draft202012Validator(SCHEMA).iter_errors(data):
-        path = tuple(e.absolute_path)
-        if e.validator == "pattern" and path and str(path[-1]) in _QUANTITY_KEYS:
-            try:
-                _QUANTITY_KEYS[str(path[-1])].convert(e.instance)
-                message = f"expected {e.schema['description']}, got {_profile._show(e.instance)}"
-            except _Invalid as invalid:
-                message = invalid.message
-            described = [(path, message, False)]
-        elif e.validator == "enum":
-            described = [
-                (path, f"expected {e.schema['description']}, got {json.dumps(e.instance)}", False)
-            ]
-        elif e.validator == "minItems":
-            described = [(path, f"expected {e.schema['description']}", False)]
-        elif e.validator == "propertyNames":
-            key = e.instance
-            described = [
-                (
-                    path + (key,),
-                    f"unknown link type (expected one of {', '.join(LINK_TYPES)})",
-                    True,
-                )
-            ]
-        else:
-            described = list(_profile._describe(e, source))
-        for where, message, at_key in described:
-            offset = source.position(where, at_key)[2]
-            if e.validator == "required":
-                offset = source.end_offset(where[:-1])
-            order = _profile._VALIDATOR_ORDER
-            rank = order.index(e.validator) if e.validator in order else 99
-            found.append(((offset, rank), source.error(where, message, at_key)))
-    if found:
-        raise min(found, key=lambda f: f[0])[1]
+def _kind_at(path: tuple[str | int, ...]) -> Kind | None:
+    """The quantity kind of a value by its key (`latency`, `bandwidth`, `reduce_bandwidth`)."""
+    return _QUANTITY_KEYS.get(str(path[-1])) if path else None
 
 
-def _quantity(raw: str, kind: Any, path: tuple[Any, ...], source: _Source) -> float:
-    try:
-        return float(kind.convert(raw))
-    except _Invalid as e:
-        raise source.error(path, e.message) from None
+Path = tuple[Any, ...]
+"""A JSON path in the topology file (keys and array indices)."""
 
 
-def _convert(data: dict[str, Any], source: _Source) -> Topology:
+def _convert(data: dict[str, Any], source: JsonSource) -> Topology:
     """A schema-valid topology -> Topology, with the checks a schema cannot make."""
-    figures = {
+    figures = _link_type_figures(data, source)
+    reduce_bandwidth = source.convert(RATE, data["reduce_bandwidth"], ("reduce_bandwidth",))
+    devices, where = _devices(data, source)
+    ordered = sorted(devices.values(), key=lambda d: d.rank)
+    links = [
+        link
+        for i, entry in enumerate(data["links"])
+        for link in _links(entry, i, figures, devices, source)
+    ]
+    _check_connected(devices, where, ordered[0], links, source)
+    return Topology(data["name"], ordered, links, reduce_bandwidth, dict(data.get("sources", {})))
+
+
+def _link_type_figures(data: dict[str, Any], source: JsonSource) -> dict[str, tuple[float, float]]:
+    """Link type -> (latency, bandwidth) of `link_types`."""
+    return {
         t: (
-            _quantity(f["latency"], DURATION, ("link_types", t, "latency"), source),
-            _quantity(f["bandwidth"], RATE, ("link_types", t, "bandwidth"), source),
+            source.convert(DURATION, f["latency"], ("link_types", t, "latency")),
+            source.convert(RATE, f["bandwidth"], ("link_types", t, "bandwidth")),
         )
         for t, f in data["link_types"].items()
     }
-    reduce_bandwidth = _quantity(data["reduce_bandwidth"], RATE, ("reduce_bandwidth",), source)
+
+
+def _devices(data: dict[str, Any], source: JsonSource) -> tuple[dict[str, Device], dict[str, Path]]:
+    """The devices by name, and where each is in the file; names and ranks are unique and
+    the ranks are 0..N-1."""
     devices: dict[str, Device] = {}
-    where: dict[str, tuple[Any, ...]] = {}
+    where: dict[str, Path] = {}
     by_rank: dict[int, str] = {}
     for s, server in enumerate(data["servers"]):
         for d, device in enumerate(server["devices"]):
@@ -457,61 +437,89 @@ def _convert(data: dict[str, Any], source: _Source) -> Topology:
             by_rank[rank] = device["name"]
     for rank in range(len(by_rank)):
         if rank not in by_rank:
-            last = max(by_rank)
-            path = (*where[by_rank[last]], "rank")
+            path = (*where[by_rank[max(by_rank)]], "rank")
             raise source.error(
                 path, f"ranks must be 0..{len(by_rank) - 1} (each once); rank {rank} is missing"
             )
-    links: list[Link] = []
-    for i, link in enumerate(data["links"]):
-        names = link["devices"]
-        for j, n in enumerate(names):
-            if n not in devices:
-                raise source.error(("links", i, "devices", j), f"unknown device '{n}'")
-            if n in names[:j]:
-                raise source.error(("links", i, "devices", j), f"device '{n}' appears twice")
-        kind = link["type"]
-        if kind in figures:
-            latency, bandwidth = figures[kind]
-        elif "latency" in link and "bandwidth" in link:
-            latency = bandwidth = 0.0
-        else:
-            raise source.error(
-                ("links", i, "type"),
-                f"link type {kind} has no figures in link_types: give the link its latency "
-                "and bandwidth",
-            )
-        if "latency" in link:
-            latency = _quantity(link["latency"], DURATION, ("links", i, "latency"), source)
-        if "bandwidth" in link:
-            bandwidth = _quantity(link["bandwidth"], RATE, ("links", i, "bandwidth"), source)
-        for a in range(len(names)):
-            for b in range(a + 1, len(names)):
-                if kind == "RoCE" and devices[names[a]].server == devices[names[b]].server:
-                    continue  # traffic inside a server stays on HCCS and PCIe
-                links.append(Link(names[a], names[b], kind, latency, bandwidth))
-    # every device reached, and all connected
-    ordered = [devices[by_rank[r]] for r in range(len(by_rank))]
+    return devices, where
+
+
+def _links(
+    entry: dict[str, Any],
+    i: int,
+    figures: dict[str, tuple[float, float]],
+    devices: dict[str, Device],
+    source: JsonSource,
+) -> list[Link]:
+    """The links of entry `i` of `links`: one pair, or a full mesh (a RoCE mesh joins only
+    devices of different servers)."""
+    names = entry["devices"]
+    for j, n in enumerate(names):
+        if n not in devices:
+            raise source.error(("links", i, "devices", j), f"unknown device '{n}'")
+        if n in names[:j]:
+            raise source.error(("links", i, "devices", j), f"device '{n}' appears twice")
+    kind = entry["type"]
+    latency, bandwidth = _link_figures(entry, i, figures, source)
+    return [
+        Link(names[a], names[b], kind, latency, bandwidth)
+        for a in range(len(names))
+        for b in range(a + 1, len(names))
+        # traffic inside a server stays on HCCS and PCIe
+        if not (kind == "RoCE" and devices[names[a]].server == devices[names[b]].server)
+    ]
+
+
+def _link_figures(
+    entry: dict[str, Any], i: int, figures: dict[str, tuple[float, float]], source: JsonSource
+) -> tuple[float, float]:
+    """(latency, bandwidth) of entry `i` of `links`: its own, else its type's."""
+    kind = entry["type"]
+    if kind in figures:
+        latency, bandwidth = figures[kind]
+    elif "latency" in entry and "bandwidth" in entry:
+        latency = bandwidth = 0.0
+    else:
+        raise source.error(
+            ("links", i, "type"),
+            f"link type {kind} has no figures in link_types: give the link its latency "
+            "and bandwidth",
+        )
+    if "latency" in entry:
+        latency = source.convert(DURATION, entry["latency"], ("links", i, "latency"))
+    if "bandwidth" in entry:
+        bandwidth = source.convert(RATE, entry["bandwidth"], ("links", i, "bandwidth"))
+    return latency, bandwidth
+
+
+def _check_connected(
+    devices: dict[str, Device],
+    where: dict[str, Path],
+    first: Device,
+    links: list[Link],
+    source: JsonSource,
+) -> None:
+    """Every device is reached by a link, and connected to `first` (rank 0's)."""
+    in_file_order = sorted(devices.values(), key=lambda x: where[x.name])
     linked = {n for link in links for n in (link.a, link.b)}
-    for dev in sorted(devices.values(), key=lambda x: where[x.name]):
+    for dev in in_file_order:
         if dev.name not in linked:
             raise source.error(where[dev.name], f"device '{dev.name}' is reached by no link")
     adjacent: dict[str, list[str]] = {n: [] for n in devices}
     for link in links:
         adjacent[link.a].append(link.b)
         adjacent[link.b].append(link.a)
-    seen = {ordered[0].name}
-    todo = [ordered[0].name]
+    seen = {first.name}
+    todo = [first.name]
     while todo:
         for there in adjacent[todo.pop()]:
             if there not in seen:
                 seen.add(there)
                 todo.append(there)
-    for dev in sorted(devices.values(), key=lambda x: where[x.name]):
+    for dev in in_file_order:
         if dev.name not in seen:
             raise source.error(
                 where[dev.name],
-                f"device '{dev.name}' is not connected to rank 0's device '{ordered[0].name}' "
+                f"device '{dev.name}' is not connected to rank 0's device '{first.name}' "
                 "by any chain of links",
             )
-    return Topology(data["name"], ordered, links, reduce_bandwidth, dict(data.get("sources", {})))

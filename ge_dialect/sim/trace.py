@@ -1,6 +1,6 @@
 """Renders timed runs (`Timeline`s): a Chrome/Perfetto trace and a PNG timeline.
 
-`chrome_trace(timelines)` builds the trace-event JSON object (notes/runtime.md §5), in
+`chrome_trace(timelines)` builds the trace-event JSON object (Chrome's Trace Event Format), in
 microseconds as the format wants:
 
 - one process per timeline, `pid` = its rank, named `rank R: <device>` and sorted by rank
@@ -45,6 +45,7 @@ from typing import Any
 from ge_dialect.sim.program import Task
 from ge_dialect.sim.timeline import Flow, Interval, Timeline
 from ge_dialect.utils.errors import GeError
+from ge_dialect.utils.task_order import LAUNCH, RECORD, WAIT
 
 UNIT_COLOURS: dict[str, str] = {"cube": "#d62728", "vector": "#1f77b4", "comm": "#2ca02c"}
 """The PNG's bar colour of each unit (a fixed legend); any other unit is grey."""
@@ -69,7 +70,8 @@ def _num(x: float) -> float:
 
 
 def _stream_name(stream: int, tasks: Sequence[Task]) -> str:
-    priorities = sorted({t.priority for t in tasks if t.kind == "launch" and t.stream == stream})
+    launches = (t for t in tasks if t.kind == LAUNCH and t.stream == stream)
+    priorities = sorted({t.priority for t in launches})
     if any(p != 0 for p in priorities):
         return f"stream {stream} (priority {', '.join(str(p) for p in priorities)})"
     return f"stream {stream}"
@@ -86,7 +88,7 @@ def _checked_flow(timeline: Timeline, flow: Flow) -> tuple[Interval, Interval]:
     if not (0 <= flow.record < n and 0 <= flow.wait < n):
         raise ValueError(f"rank {timeline.rank}: {flow} names a task with no interval")
     record, wait = tasks[flow.record], tasks[flow.wait]
-    if record.kind != "record" or wait.kind != "wait":
+    if record.kind != RECORD or wait.kind != WAIT:
         raise ValueError(
             f"rank {timeline.rank}: {flow} does not go from a record to a wait "
             f"({record.kind} -> {wait.kind})"
@@ -99,11 +101,11 @@ def _slice(timeline: Timeline, iv: Interval) -> dict[str, Any]:
     task = timeline.program.tasks[iv.task]
     start, end = _ns(iv.start), _ns(iv.end)
     args: dict[str, Any] = {"location": task.location, "task": iv.task}
-    if task.kind in ("record", "wait"):
+    if task.kind in (RECORD, WAIT):
         name = f"{task.kind} e{task.event}"
         category = EVENT_CATEGORY
         args["event"] = task.event
-        if task.kind == "wait":
+        if task.kind == WAIT:
             args["ready"] = _num(iv.ready)
     else:
         name = task.kernel or task.kind
@@ -276,9 +278,9 @@ def timeline_png(timeline: Timeline, path: str, title: str | None = None) -> Non
     waits: list[tuple[float, float, int]] = []
     for iv in sorted(timeline.intervals, key=lambda i: (i.stream, i.start, i.task)):
         kind = tasks[iv.task].kind
-        if kind == "record":
+        if kind == RECORD:
             records.append((iv.end, row[iv.stream]))
-        elif kind == "wait":
+        elif kind == WAIT:
             waits.append((iv.start, iv.end, row[iv.stream]))
         else:
             bars.setdefault((iv.stream, iv.unit), []).append((iv.start, iv.duration))

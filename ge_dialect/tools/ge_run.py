@@ -6,7 +6,7 @@
            [--compare-unoptimized] [--no-check] [--ranks N] [--topology t.json]
            input.mlir|model.onnx
 
-Reads IR or an ONNX model as ge-opt does, compiles it with DESIGN's pipeline and runs the
+Reads IR or an ONNX model as ge-opt does, compiles it with the default pipeline and runs the
 device program on the simulated NPU (its numbers and its timeline on the device profile),
 then prints a summary of each output (shape, dtype, min, max, mean) and the run's report
 (makespan against its lower bound, streams, units, cluster figures; `--report json` prints
@@ -26,8 +26,9 @@ function's argument names (ONNX names when imported, `arg0`, ... otherwise); wit
 inputs are seeded random arrays (`--seed`).  `--outputs` writes the outputs (keys: result
 names), replaced only when the whole run succeeds (so are the trace and the timeline).
 `--check` also runs the reference interpreter on the graph before any pass (and onnxruntime
-for ONNX input) and prints the largest error against each; an output outside DESIGN's
-tolerance is an error (exit 1).
+for ONNX input) and prints the largest error against each; an output outside the tolerance
+of its dtype (`ge_dialect.utils.tolerance`: against onnxruntime, a whole model's) is an
+error (exit 1).
 
 The race checker (`ge_dialect.sim.checker`) replays every run: each race it finds is one
 `input: error: race: ...` line on stderr after the report (naming both tasks, their streams
@@ -54,8 +55,8 @@ from xdsl.utils.exceptions import ArgSpecParseError
 
 from ge_dialect import __version__, api
 from ge_dialect.tools.ge_opt.driver import GeOptMain, run_tool
-from ge_dialect.tools.ge_opt.output import writing
 from ge_dialect.utils.errors import GeError, UsageError
+from ge_dialect.utils.files import replace_file, writing
 from transforms import parse_pipeline
 
 LOWERING = "lower-to-device"
@@ -120,7 +121,7 @@ class GeRunMain(GeOptMain):
             choices=("text", "json"),
             default="text",
             help="how to print the outputs and the run's figures: text (default) or one JSON "
-            "object (keys in the README)",
+            "object (keys in docs/cli.md)",
         )
         group.add_argument(
             "--trace", metavar="FILE", help="write a Chrome/Perfetto trace (JSON) of the run"
@@ -377,17 +378,18 @@ class GeRunMain(GeOptMain):
         """The largest error of each output against the reference interpreter (and
         onnxruntime for ONNX input); an output outside the tolerance is an error."""
         assert self.original is not None
-        references: list[tuple[str, dict[str, Any], tuple[float, float] | None]] = [
-            ("reference interpreter", api.reference(self.original, result.inputs), None)
+        # (what, its outputs, judged as a whole model against another implementation?)
+        references: list[tuple[str, dict[str, Any], bool]] = [
+            ("reference interpreter", api.reference(self.original, result.inputs), False)
         ]
         if self.onnx_model is not None:
             outputs = api.onnxruntime_outputs(self.onnx_model, result.inputs)
-            references.append(("onnxruntime", outputs, api.MODEL_TOLERANCE))
+            references.append(("onnxruntime", outputs, True))
         checks, failures = [], []
-        for what, expected, tolerance in references:
+        for what, expected, whole_model in references:
             for name, actual in result.outputs.items():
                 error = api.max_error(actual, expected[name])
-                ok = api.within_tolerance(actual, expected[name], tolerance)
+                ok = api.within_tolerance(actual, expected[name], whole_model=whole_model)
                 checks.append(
                     {"output": name, "against": what, "max_error": error, "within_tolerance": ok}
                 )
@@ -426,14 +428,7 @@ class GeRunMain(GeOptMain):
             return
         for path, what, data in self.pending:
             with writing(path, what):
-                tmp = f"{path}.tmp{os.getpid()}"
-                try:
-                    with open(tmp, "wb") as f:
-                        f.write(data)
-                    os.replace(tmp, path)
-                finally:
-                    if os.path.exists(tmp):
-                        os.unlink(tmp)
+                replace_file(path, data)
 
 
 def _sharded(prog: ModuleOp) -> bool:

@@ -14,7 +14,7 @@
 trio (`_user_stream_label`, `_user_stream_priority` as a string, `_enable_inner_parallel`);
 every op of the block gets `stream.label = #stream.label<tag, priority, inner_parallel>`.
 `npu_wait_tensor(self, dependency)` is the `ge_scope.wait_tensor` op: `stream.wait_tensor`
-in the graph, after which every use of `self` waits for `dependency` (see the README).
+in the graph, after which every use of `self` waits for `dependency` (see docs/torch.md).
 Eagerly (without the backend) both do nothing but return a copy of `self` for the wait.
 """
 

@@ -135,64 +135,97 @@ def max_bipartite_matching(left: int, adjacency: Sequence[Sequence[int]], right:
     right vertices joined to left vertex u.  Returns `match` with `match[u]` the right vertex
     matched to u, or -1.  The result depends only on the order of the adjacency lists.
     Each phase is a breadth-first search from the free left vertices over all alternating
-    paths, then a depth-first search from each of them along those layers.
+    paths (`_layers`), then a depth-first search from each of them along those layers
+    (`_augment`).  The first phase from the empty matching is a greedy pass instead
+    (`_match_greedily`), which matches the same pairs.
     """
     match_l = [-1] * left
     match_r = [-1] * right
-    # The first phase from the empty matching finds a free right vertex next to every left
-    # vertex with an edge (all left vertices are free: distance 0) and then, root by root,
-    # matches it to the first of its right vertices still free: a greedy pass does the same.
-    for u in range(left):
+    _match_greedily(adjacency, match_l, match_r)
+    infinity = left + right + 1
+    while True:
+        roots = [u for u in range(left) if match_l[u] == -1]
+        dist = _layers(roots, adjacency, match_r, [infinity] * left, infinity)
+        if dist is None:
+            return match_l
+        # a free root stays free until its own search: no other augmenting path passes it
+        for root in roots:
+            _augment(root, adjacency, dist, infinity, match_l, match_r)
+
+
+def _match_greedily(
+    adjacency: Sequence[Sequence[int]], match_l: list[int], match_r: list[int]
+) -> None:
+    """Matches each left vertex, in order, to the first of its right vertices still free.
+
+    What the first phase of Hopcroft-Karp does from the empty matching: its search finds a
+    free right vertex next to every left vertex with an edge (all left vertices are free:
+    distance 0), and its depth-first searches then, root by root, take the first one still
+    free."""
+    for u in range(len(match_l)):
         for v in adjacency[u]:
             if match_r[v] == -1:
                 match_l[u], match_r[v] = v, u
                 break
-    infinity = left + right + 1
-    while True:
-        dist = [infinity] * left
-        roots = [u for u in range(left) if match_l[u] == -1]
-        for u in roots:
-            dist[u] = 0
-        found = False
-        queue = roots[:]  # breadth first: the loop also visits what it appends
-        for u in queue:
-            next_dist = dist[u] + 1
-            for v in adjacency[u]:
-                w = match_r[v]
-                if w == -1:
-                    found = True
-                elif dist[w] == infinity:
-                    dist[w] = next_dist
-                    queue.append(w)
-        if not found:
-            return match_l
-        # a free root stays free until its own search: no other augmenting path passes it
-        for root in roots:
-            # iterative DFS along the layered graph
-            stack = [(root, iter(adjacency[root]))]
-            path: list[tuple[int, int]] = []
-            while stack:
-                u, edges = stack[-1]
-                advanced = False
-                for v in edges:
-                    w = match_r[v]
-                    if w == -1:
-                        path.append((u, v))
-                        for pu, pv in path:
-                            match_l[pu], match_r[pv] = pv, pu
-                        stack = []
-                        advanced = True
-                        break
-                    if dist[w] == dist[u] + 1:
-                        path.append((u, v))
-                        stack.append((w, iter(adjacency[w])))
-                        advanced = True
-                        break
-                if not advanced and stack:
-                    dist[u] = infinity
-                    stack.pop()
-                    if path:
-                        path.pop()
+
+
+def _layers(
+    roots: list[int],
+    adjacency: Sequence[Sequence[int]],
+    match_r: list[int],
+    dist: list[int],
+    infinity: int,
+) -> list[int] | None:
+    """The breadth-first search of a phase: `dist` (all `infinity`, more than any distance)
+    filled with each left vertex's distance from the free `roots` along alternating paths,
+    or None when none of them reaches a free right vertex (the matching is maximum)."""
+    for u in roots:
+        dist[u] = 0
+    found = False
+    queue = roots[:]  # breadth first: the loop also visits what it appends
+    for u in queue:
+        next_dist = dist[u] + 1
+        for v in adjacency[u]:
+            w = match_r[v]
+            if w == -1:
+                found = True
+            elif dist[w] == infinity:
+                dist[w] = next_dist
+                queue.append(w)
+    return dist if found else None
+
+
+def _augment(
+    root: int,
+    adjacency: Sequence[Sequence[int]],
+    dist: list[int],
+    infinity: int,
+    match_l: list[int],
+    match_r: list[int],
+) -> None:
+    """The depth-first search of a phase from the free left vertex `root`, along the layers
+    of `dist` (iterative): flips the first augmenting path it finds into the matching, and
+    marks each left vertex it leaves without one as a dead end (`infinity`)."""
+    stack = [(root, iter(adjacency[root]))]
+    path: list[tuple[int, int]] = []
+    while stack:
+        u, edges = stack[-1]
+        for v in edges:
+            w = match_r[v]
+            if w == -1:
+                path.append((u, v))
+                for pu, pv in path:
+                    match_l[pu], match_r[pv] = pv, pu
+                return
+            if dist[w] == dist[u] + 1:
+                path.append((u, v))
+                stack.append((w, iter(adjacency[w])))
+                break
+        else:  # no edge left: a dead end
+            dist[u] = infinity
+            stack.pop()
+            if path:
+                path.pop()
 
 
 def chain_cover(
@@ -271,95 +304,161 @@ def merge_lightest(
     comes first, then the others from the lightest.
 
     As in Huffman coding, with weights of at least 0 the merged chains come out no lighter
-    than the ones merged before them, so two queues give the lightest in turn: the chains
-    sorted once (in C), and the merged ones in order of weight (of one weight, sorted by
-    first node; a heap only if a merge adds to that weight, which takes a chain of weight 0).
-    With negative weights one heap keyed by (weight, first node) does.  Either way a merge
-    only links the smaller chain (in nodes) to the larger, and each node is placed once at
-    the end (union-find): no node moves from list to list as chains grow.  O(n log n) for
-    the sort, linear otherwise (but for the heap).
+    than the ones merged before them, so two queues give the lightest in turn
+    (`_LightestFirst`).  With negative weights one heap keyed by (weight, first node) does.
+    Either way a merge only links the smaller chain (in nodes) to the larger, and each node
+    is placed once at the end (`_Merges`, a union-find): no node moves from list to list as
+    chains grow.  O(n log n) for the sort, linear otherwise (but for the heap).
     """
     if len(chains) <= limit:
         return [list(c) for c in chains]
     entries = [(sum(weight[u] for u in c), c[0], i) for i, c in enumerate(chains)]
-    size = [len(c) for c in chains]
-    into = list(range(len(chains)))  # the chain each one was merged into (itself: alive)
-    alive, last = len(chains), -1
-    remaining: list[tuple[int, int, int]]
+    merges = _Merges([len(c) for c in chains])
+    count = len(chains) - limit
     if any(w < 0 for w, _, _ in entries):
-        heapq.heapify(entries)
-        while alive > limit:
-            w1, first1, i = heapq.heappop(entries)
-            w2, first2, j = heapq.heappop(entries)
-            if size[i] < size[j]:
-                i, j = j, i
-            size[i] += size[j]
-            into[j] = i
-            heapq.heappush(entries, (w1 + w2, min(first1, first2), i))
-            alive, last = alive - 1, i
-        remaining = entries
+        remaining = _merge_by_heap(entries, count, merges)
     else:
+        remaining = _merge_by_queues(entries, count, merges)
+    return merges.chains(chains, remaining)
+
+
+_Entry = tuple[int, int, int]
+"""A chain to merge: (weight, first node, index of the chain that holds its nodes)."""
+
+
+class _Merges:
+    """The merges done so far, as a union-find over the chains' indices: each chain's size
+    (in nodes) while it is alive, and the chain each one was merged into (itself: alive)."""
+
+    def __init__(self, size: list[int]):
+        self.size = size
+        self.into = list(range(len(size)))
+        self.last = -1  # the chain the last merge kept
+
+    def merge(self, a: _Entry, b: _Entry) -> _Entry:
+        """Merges the chains of `a` and `b`, the smaller into the larger (in nodes), and
+        returns the entry of the merged chain."""
+        (w1, first1, i), (w2, first2, j) = a, b
+        size = self.size
+        if size[i] < size[j]:
+            i, j = j, i
+        size[i] += size[j]
+        self.into[j] = i
+        self.last = i
+        return (w1 + w2, min(first1, first2), i)
+
+    def find(self, c: int) -> int:
+        """The alive chain that holds chain `c`'s nodes."""
+        into = self.into
+        while into[c] != c:
+            into[c] = into[into[c]]  # path halving
+            c = into[c]
+        return c
+
+    def chains(self, chains: Sequence[Sequence[int]], remaining: list[_Entry]) -> list[list[int]]:
+        """The nodes of the chains left (`remaining`, the entries of the alive ones), each
+        sorted: the last merged one first, then the others from the lightest."""
+        last = self.last
+        rest = sorted(entry for entry in remaining if entry[2] != last)
+        order = (last, *(entry[2] for entry in rest))
+        members: dict[int, list[int]] = {k: [] for k in order}
+        for c, nodes in enumerate(chains):
+            members[self.find(c)].extend(nodes)
+        return [sorted(members[k]) for k in order]
+
+
+def _merge_by_heap(entries: list[_Entry], count: int, merges: _Merges) -> list[_Entry]:
+    """Merges the two lightest chains `count` times, the chains in one heap (any weights);
+    returns the entries left."""
+    heapq.heapify(entries)
+    heappop, merge = heapq.heappop, merges.merge
+    for _ in range(count):
+        a = heappop(entries)
+        heapq.heappush(entries, merge(a, heappop(entries)))
+    return entries
+
+
+def _merge_by_queues(entries: list[_Entry], count: int, merges: _Merges) -> list[_Entry]:
+    """Merges the two lightest chains `count` times, weights of at least 0 (`_LightestFirst`);
+    returns the entries left."""
+    queue = _LightestFirst(entries)
+    pop, push, merge = queue.pop, queue.push, merges.merge  # (bound once: a call per merge)
+    for _ in range(count):
+        a = pop()
+        push(merge(a, pop()))
+    return queue.remaining()
+
+
+class _LightestFirst:
+    """The chains to merge, lightest first, for weights of at least 0: two queues.
+
+    The chains not merged yet, sorted once (in C); the merged ones, in order of weight,
+    as they come out no lighter than the ones merged before them (as in Huffman coding):
+    those of the lightest weight sorted by first node (`run`, a heap only if a merge adds
+    to that weight, which takes a chain of weight 0), the heavier ones in a queue
+    (`later`) until their turn comes.
+    """
+
+    def __init__(self, entries: list[_Entry]):
         entries.sort()
-        next_entry = 0  # entries[next_entry:] are the chains not merged yet
-        run: list[tuple[int, int, int]] = []  # the merged chains of the lightest weight...
-        in_run = 0  # ...from run[in_run] on, sorted (a heap from run[0] on if as_heap)
-        as_heap = False
-        later: deque[tuple[int, int, int]] = deque()  # heavier merged ones, by weight
-        popped: list[tuple[int, int, int]] = []
-        while alive > limit:
-            popped.clear()
-            while len(popped) < 2:
-                if as_heap:
-                    merged = run[0] if run else None
-                else:
-                    merged = run[in_run] if in_run < len(run) else None
-                if merged is None and later:  # the next weight of merged chains
-                    lightest = later[0][0]
-                    run = []
-                    while later and later[0][0] == lightest:
-                        run.append(later.popleft())
-                    run.sort()
-                    in_run, as_heap = 0, False
-                    merged = run[0]
-                if next_entry < len(entries) and (merged is None or entries[next_entry] < merged):
-                    popped.append(entries[next_entry])
-                    next_entry += 1
-                elif as_heap:
-                    popped.append(heapq.heappop(run))
-                else:
-                    assert merged is not None
-                    popped.append(merged)
-                    in_run += 1
-            (w1, first1, i), (w2, first2, j) = popped
-            if size[i] < size[j]:
-                i, j = j, i
-            size[i] += size[j]
-            into[j] = i
-            entry = (w1 + w2, min(first1, first2), i)
-            if as_heap:
-                current = run[0][0] if run else None
-            else:
-                current = run[in_run][0] if in_run < len(run) else None
-            if entry[0] == current:  # only with weights 0: keep that weight's order exact
-                if not as_heap:
-                    run = run[in_run:]
-                    heapq.heapify(run)
-                    in_run, as_heap = 0, True
-                heapq.heappush(run, entry)
-            else:
-                later.append(entry)
-            alive, last = alive - 1, i
-        remaining = [*entries[next_entry:], *(run if as_heap else run[in_run:]), *later]
-    rest = sorted(entry for entry in remaining if entry[2] != last)
-    order = (last, *(entry[2] for entry in rest))
-    members: dict[int, list[int]] = {k: [] for k in order}
-    for c, nodes in enumerate(chains):
-        k = c
-        while into[k] != k:
-            into[k] = into[into[k]]  # path halving
-            k = into[k]
-        members[k].extend(nodes)
-    return [sorted(members[k]) for k in order]
+        self.entries = entries
+        self.next_entry = 0  # entries[next_entry:] are the chains not merged yet
+        self.run: list[_Entry] = []  # the merged chains of the lightest weight...
+        self.in_run = 0  # ...from run[in_run] on, sorted (a heap from run[0] on if as_heap)
+        self.as_heap = False
+        self.later: deque[_Entry] = deque()  # heavier merged ones, by weight
+
+    def _run_head(self) -> _Entry | None:
+        """The lightest merged chain of the current run, if any is left."""
+        run = self.run
+        if self.as_heap:
+            return run[0] if run else None
+        return run[self.in_run] if self.in_run < len(run) else None
+
+    def _next_run(self) -> _Entry:
+        """Starts the run of the next weight of merged chains (`later` is not empty), and
+        returns its lightest."""
+        later = self.later
+        lightest = later[0][0]
+        run = []
+        while later and later[0][0] == lightest:
+            run.append(later.popleft())
+        run.sort()
+        self.run, self.in_run, self.as_heap = run, 0, False
+        return run[0]
+
+    def pop(self) -> _Entry:
+        """Takes the lightest chain out (ties: the smaller first node)."""
+        merged = self._run_head()
+        if merged is None and self.later:
+            merged = self._next_run()
+        entries, k = self.entries, self.next_entry
+        if k < len(entries) and (merged is None or entries[k] < merged):
+            self.next_entry = k + 1
+            return entries[k]
+        if self.as_heap:
+            return heapq.heappop(self.run)
+        assert merged is not None
+        self.in_run += 1
+        return merged
+
+    def push(self, entry: _Entry) -> None:
+        """Adds a merged chain, no lighter than the ones merged before it."""
+        current = self._run_head()
+        if current is None or entry[0] != current[0]:
+            self.later.append(entry)
+            return
+        # only with weights 0: keep that weight's order exact
+        if not self.as_heap:
+            self.run = self.run[self.in_run :]
+            heapq.heapify(self.run)
+            self.in_run, self.as_heap = 0, True
+        heapq.heappush(self.run, entry)
+
+    def remaining(self) -> list[_Entry]:
+        """The entries of the chains left, in no particular order."""
+        run = self.run if self.as_heap else self.run[self.in_run :]
+        return [*self.entries[self.next_entry :], *run, *self.later]
 
 
 def is_acyclic(succs: Sequence[Sequence[int]]) -> bool:

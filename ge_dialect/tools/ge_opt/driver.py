@@ -40,19 +40,14 @@ from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseE
 from xdsl.utils.target import Target
 from xdsl.xdsl_opt_main import VersionAction, xDSLOptMain
 
+import transforms
 from ge_dialect import __version__, api
 from ge_dialect.ir.parser import LocatedParseError
 from ge_dialect.ir.registry import get_all_dialects
 from ge_dialect.tools.ge_opt import plugins
-from ge_dialect.tools.ge_opt.output import (
-    ExactMLIRTarget,
-    NewFile,
-    OutputBuffer,
-    format_statistics,
-    same_file,
-    writing,
-)
+from ge_dialect.tools.ge_opt.output import ExactMLIRTarget, OutputBuffer, format_statistics
 from ge_dialect.utils.errors import GeError, OptionError, UsageError, op_error
+from ge_dialect.utils.files import ReplacingFile, same_file, writing
 from transforms import describe_pass, parse_pipeline
 
 EXIT_ERROR = 1
@@ -163,8 +158,8 @@ class GeOptMain(xDSLOptMain):
         # Plugins first: the passes they register are pass flags and `-p` passes.
         self.plugins, argv = plugins.split_plugin_flags(argv)
         for path in self.plugins:
-            plugins.load_patterns(path)
-        self.pass_flags, rest = split_pass_flags(argv, list(plugins.pass_registry()))
+            transforms.load_plugin(path)
+        self.pass_flags, rest = split_pass_flags(argv, list(transforms.get_all_passes()))
         self._running: ModulePass | None = None
         self._output = OutputBuffer()
         self._writer: api.ExternalWriter | None = None
@@ -183,10 +178,9 @@ class GeOptMain(xDSLOptMain):
     def register_all_dialects(self) -> None:
         for name, factory in get_all_dialects().items():
             self.ctx.register_dialect(name, factory)
-        self.ctx.register_dialect("pdl", plugins.pdl_dialect)  # the patterns of --apply-pdl
 
     def register_all_passes(self) -> None:
-        for name, factory in plugins.pass_registry().items():
+        for name, factory in transforms.get_all_passes().items():
             self.register_pass(name, factory)
 
     def register_all_frontends(self) -> None:
@@ -323,7 +317,7 @@ class GeOptMain(xDSLOptMain):
         """A plugin's pass named as a flag of the driver (`--output-file`) would take the
         flag's place: an error naming the plugin."""
         flags = set(arg_parser._option_string_actions)
-        for name, path in plugins.PLUGIN_PASSES.items():
+        for name, path in transforms.plugin_passes().items():
             if path in self.plugins and f"--{name}" in flags:
                 raise GeError(
                     f"{path}: error: cannot load patterns: pass '{name}' has the name of the "
@@ -348,9 +342,9 @@ class GeOptMain(xDSLOptMain):
         """Reads the PDL file of each `apply-pdl` of the pipeline before the input: an error
         names the file (`FILE:line:col: error: ...` when it does not parse)."""
         for p in self.pipeline.passes:
-            path = getattr(p, "pdl_file", None) if p.name == plugins.APPLY_PDL else None
-            if path is not None:
-                plugins.read_pdl(path, self.ctx)
+            read_patterns = getattr(p, "read_patterns", None)  # apply-pdl's
+            if read_patterns is not None:
+                read_patterns(self.ctx)
 
     def check_files(self) -> None:
         """`-` as the input or output file is stdin or stdout (as in mlir-opt); the files
@@ -557,16 +551,16 @@ class GeOptMain(xDSLOptMain):
             raise
         except Exception as e:
             running = self._running
-            error = plugins.plugin_error(e, running.name if running is not None else "?")
+            error = transforms.plugin_error(e, running.name if running is not None else "?")
             if error is None:
                 raise
             raise error from None
 
     def print_statistics(self, prog: ModuleOp) -> None:
-        """Prints on stderr what the passes counted (`transforms.statistics`)."""
-        from transforms import statistics
+        """Prints on stderr what the passes counted (`transforms.reports`)."""
+        from transforms import reports
 
-        counts = statistics.take(prog)
+        counts = reports.take_statistics(prog)
         sys.stderr.write(format_statistics(counts, self.statistic_descriptions))
 
     def statistic_descriptions(self, pass_name: str) -> dict[str, str]:
@@ -606,7 +600,7 @@ class GeOptMain(xDSLOptMain):
         (as mlir-opt's), unless they refer to external data, which a failed run does not
         write."""
         self.check_pdl_files()
-        pending: list[tuple[str, str, api.ExternalWriter | NewFile]] = []  # in commit order
+        pending: list[tuple[str, str, api.ExternalWriter | ReplacingFile]] = []  # commit order
         if self.args.externalize_constants_if_larger is not None:
             out_dir = os.path.dirname(self.args.output_file or "")
             self._writer = api.open_external_writer(self.args.external_data, out_dir)
@@ -615,7 +609,7 @@ class GeOptMain(xDSLOptMain):
             super().run()
             if self.args.output_file is not None and not self.failed:
                 with writing(self.args.output_file, "output"):
-                    output = NewFile(self.args.output_file, self._output.getvalue())
+                    output = ReplacingFile(self.args.output_file, self._output.getvalue().encode())
                 pending.append((self.args.output_file, "output", output))
             while pending and not self.failed:
                 path, what, new_file = pending.pop(0)

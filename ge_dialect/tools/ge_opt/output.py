@@ -4,11 +4,7 @@ statistics report, and output files replaced only when the whole run succeeded.
 
 from __future__ import annotations
 
-import contextlib
-import itertools
-import os
-import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from io import StringIO
 from typing import IO
@@ -18,7 +14,6 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.targets.mlir import MLIRTarget
 
 from ge_dialect import api
-from ge_dialect.utils.errors import GeError
 
 STATISTICS_TITLE = "... Pass statistics report ..."
 
@@ -70,72 +65,3 @@ class OutputBuffer(StringIO):
 
     def close(self) -> None:
         pass
-
-
-def written_in_place(path: str, old: os.stat_result | None) -> bool:
-    """Whether `path` (whose status is `old`, None if it does not exist) is written in
-    place rather than replaced: a file that is not a regular one, or one under /dev or
-    /proc (`/dev/stdout` may lead to a regular file: the shell's redirection)."""
-    special = os.path.abspath(path).startswith(("/dev/", "/proc/"))
-    return special or (old is not None and not stat.S_ISREG(old.st_mode))
-
-
-class NewFile:
-    """`text` as the new contents of the file `path`: written now to a temporary file beside
-    it, renamed onto it by `close(commit=True)`, so that `path` is untouched until then.
-
-    As `ge_dialect.ir.weights.ReplacingFile` (the external data's; the tools layer does not
-    import it): a link is followed, the permission bits stay, and a special file
-    (`/dev/null`, `/dev/stdout`: see `written_in_place`) is written in place, at the commit.
-    """
-
-    def __init__(self, path: str, text: str):
-        self.path, self.text = os.path.realpath(path), text
-        self.temp: str | None = None
-        old = os.stat(self.path) if os.path.exists(self.path) else None
-        if written_in_place(path, old):
-            return
-        directory, base = os.path.split(self.path)
-        for n in itertools.count():
-            temp = os.path.join(directory, f".{base}.{os.getpid()}.{n}.tmp")
-            try:
-                fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies
-                break
-            except FileExistsError:
-                continue
-        self.temp = temp
-        try:
-            with os.fdopen(fd, "w") as f:
-                f.write(text)
-            if old is not None:
-                os.chmod(temp, stat.S_IMODE(old.st_mode))
-        except BaseException:
-            os.remove(temp)
-            raise
-
-    def close(self, commit: bool) -> None:
-        if self.temp is None:
-            if commit:
-                with open(self.path, "w") as f:
-                    f.write(self.text)
-        elif commit:
-            os.replace(self.temp, self.path)
-        else:
-            os.remove(self.temp)
-
-
-@contextlib.contextmanager
-def writing(path: str, what: str) -> Iterator[None]:
-    """Turns an `OSError` of writing the file `path` into a one-line `GeError`."""
-    try:
-        yield
-    except OSError as e:
-        raise GeError(f"{path}: error: cannot write {what}: {e.strerror or e}") from None
-
-
-def same_file(a: str, b: str) -> bool:
-    """Whether paths `a` and `b` name one file (through links; neither need exist)."""
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return os.path.realpath(a) == os.path.realpath(b)

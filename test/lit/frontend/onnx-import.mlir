@@ -3,7 +3,7 @@
 // --input-shape, node names as locations, and ONNX input/output names on the function.
 // RUN: %python %S/Inputs/make_onnx.py %t.onnx block
 // RUN: ge-opt %t.onnx --input-shape x=2x3x8x8 --print-debuginfo --elide-constants-if-larger=4 | filecheck %s
-// RUN: ge-opt %t.onnx --input-shape x=2x3x8x8 --print-op-generic | %mlir-opt -o /dev/null
+// (the upstream check of this RUN line is in test/lit/upstream/frontend.test)
 // RUN: not ge-opt %t.onnx 2>&1 | filecheck %s --check-prefix=UNBOUND
 // RUN: %python %S/Inputs/make_onnx.py %t.bad.onnx unsupported
 // RUN: not ge-opt %t.bad.onnx 2>&1 | filecheck %s --check-prefix=REFUSED

@@ -8,8 +8,8 @@
 // RUN: ge-opt %s | filecheck %s
 // RUN: ge-opt %s | ge-opt | filecheck %s
 // RUN: ge-opt %s --print-op-generic | ge-opt | filecheck %s
-// RUN: ge-opt %s --print-op-generic | %mlir-opt --mlir-print-op-generic | ge-opt | filecheck %s
-// RUN: ge-opt %s --print-op-generic | %mlir-opt | filecheck %s --check-prefix=MLIR
+// (the upstream check of this RUN line is in test/lit/upstream/tools.test)
+// (the upstream check of this RUN line is in test/lit/upstream/tools.test)
 
 // The ONNX reproducer's constant [1234567.0, -3416252.0] and two larger integers.
 // CHECK-LABEL: func.func @integers

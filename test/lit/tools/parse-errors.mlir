@@ -1,4 +1,4 @@
-// Malformed input is one located error, never a traceback or a hang (issue 12): tokens the
+// Malformed input is one located error, never a traceback or a hang: tokens the
 // lexer refuses (also as the first token of a chunk), unterminated string literals (xDSL
 // 0.75's lexer backtracks exponentially on them), integers and element types xDSL cannot
 // store, unknown ops (located at their name, as in mlir-opt).

@@ -11,16 +11,16 @@
 //
 // RUN: ge-opt %s --split-input-file --assign-streams=mode=auto | filecheck %s
 // RUN: ge-opt %s --split-input-file --assign-streams=mode=auto,report 2>&1 >/dev/null | filecheck %s --check-prefix=REPORT
-// RUN: ge-opt %s --split-input-file --assign-streams=mode=auto --print-op-generic | %mlir-opt --split-input-file -o /dev/null
+// (the upstream check of this RUN line is in test/lit/upstream/transforms.test)
 // More branches than max-streams:
 // RUN: ge-opt %s --split-input-file --assign-streams=mode=auto,max-streams=2 | filecheck %s --check-prefix=MAX2
 // RUN: ge-opt %s --split-input-file --assign-streams=mode=auto,max-streams=2,report 2>&1 >/dev/null | filecheck %s --check-prefix=MAX2-REPORT
 // RUN: ge-opt %s --split-input-file --assign-streams=mode=auto,max-streams=3 | filecheck %s --check-prefix=MAX3
-// RUN: ge-opt %s --split-input-file --assign-streams=mode=auto,max-streams=3 --print-op-generic | %mlir-opt --split-input-file -o /dev/null
+// (the upstream check of this RUN line is in test/lit/upstream/transforms.test)
 // mode=single:
 // RUN: ge-opt %s --split-input-file --assign-streams=mode=single | filecheck %s --check-prefix=SINGLE
 // RUN: ge-opt %s --split-input-file --assign-streams=mode=single,report 2>&1 >/dev/null | filecheck %s --check-prefix=SINGLE-REPORT
-// RUN: ge-opt %s --split-input-file --assign-streams=mode=single --print-op-generic | %mlir-opt --split-input-file -o /dev/null
+// (the upstream check of this RUN line is in test/lit/upstream/transforms.test)
 // Determinism (the diffs come last: lit's builtin diff leaves PYTHONPATH pointing at lit for
 // the commands after it):
 // RUN: env PYTHONHASHSEED=1 ge-opt %s --split-input-file --assign-streams=mode=auto,report > %t.1 2> %t.1.report

@@ -3,7 +3,7 @@
 // only, or whose result is unused, stays); the collective between two stream-0 ops then
 // moves back to stream 0.  Running the pass twice is refused at a located op.
 // RUN: ge-opt %s --split-input-file --assign-streams | filecheck %s
-// RUN: ge-opt %s --split-input-file --assign-streams --print-op-generic | %mlir-opt --split-input-file -o /dev/null
+// (the upstream check of this RUN line is in test/lit/upstream/transforms.test)
 // RUN: not ge-opt %s --split-input-file --assign-streams --assign-streams 2>&1 | filecheck %s --check-prefix=TWICE
 // RUN: not ge-opt %S/Inputs/labelled-relu.mlir --assign-streams --assign-streams 2>&1 | filecheck %s --check-prefix=ENTRY
 

@@ -11,18 +11,18 @@
 //
 // RUN: ge-opt %s --split-input-file --assign-streams | filecheck %s
 // RUN: ge-opt %s --split-input-file --assign-streams=report 2>&1 >/dev/null | filecheck %s --check-prefix=REPORT
-// RUN: ge-opt %s --split-input-file --assign-streams --print-op-generic | %mlir-opt --split-input-file -o /dev/null
+// (the upstream check of this RUN line is in test/lit/upstream/transforms.test)
 // The labelled cases in auto mode (inner_parallel spreads a label over at most max-streams
 // sub-streams; label streams do not count toward the max-streams automatic streams).
 // RUN: ge-opt %s --split-input-file --assign-streams=mode=auto | filecheck %s --check-prefix=AUTO
 // RUN: ge-opt %s --split-input-file --assign-streams=mode=auto,report 2>&1 >/dev/null | filecheck %s --check-prefix=AUTO-REPORT
 // RUN: ge-opt %s --split-input-file --assign-streams=mode=auto,max-streams=1 | filecheck %s --check-prefix=AUTO1
-// RUN: ge-opt %s --split-input-file --assign-streams=mode=auto,max-streams=1 --print-op-generic | %mlir-opt --split-input-file -o /dev/null
+// (the upstream check of this RUN line is in test/lit/upstream/transforms.test)
 // The bundled TorchAir example (npu_stream_switch / npu_wait_tensor), see the CHECK lines at
 // the end of this file.
 // RUN: ge-opt %examples/torchair_multistream.mlir --assign-streams | filecheck %s --check-prefix=TORCHAIR
 // RUN: ge-opt %examples/torchair_multistream.mlir --assign-streams=report 2>&1 >/dev/null | filecheck %s --check-prefix=TORCHAIR-REPORT
-// RUN: ge-opt %examples/torchair_multistream.mlir --assign-streams --print-op-generic | %mlir-opt -o /dev/null
+// (the upstream check of this RUN line is in test/lit/upstream/transforms.test)
 // Determinism: the output does not depend on Python's hash seed.  (The diffs come last: lit's
 // builtin diff leaves PYTHONPATH pointing at lit for the commands after it.)
 // RUN: env PYTHONHASHSEED=1 ge-opt %s --split-input-file --assign-streams=report > %t.1 2> %t.1.report

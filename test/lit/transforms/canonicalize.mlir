@@ -2,7 +2,7 @@
 // (trans_data, reshape, flatten, transpose) of a readable constant fold into a constant of at
 // most 2^16 elements (the folded values are written below).
 // RUN: ge-opt %s --split-input-file --canonicalize | filecheck %s
-// RUN: ge-opt %s --split-input-file --canonicalize --print-op-generic | %mlir-opt --split-input-file -o /dev/null
+// (the upstream check of this RUN line is in test/lit/upstream/transforms.test)
 // RUN: ge-opt %s --split-input-file --canonicalize --print-debuginfo | filecheck %s --check-prefix=LOC
 
 // ---- clip(0, 6) -> relu6 -------------------------------------------------------------------

@@ -2,7 +2,7 @@
 // by hand (the expected dense values are written below; all of them are exact in f32).
 // Cases where a pattern must not fire are in fuse-legality.mlir.
 // RUN: ge-opt %s --split-input-file --fuse | filecheck %s
-// RUN: ge-opt %s --split-input-file --fuse --print-op-generic | %mlir-opt --split-input-file -o /dev/null
+// (the upstream check of this RUN line is in test/lit/upstream/transforms.test)
 // RUN: ge-opt %s --split-input-file --fuse --print-debuginfo | filecheck %s --check-prefix=LOC
 
 // ---- Conv + BatchNorm folding ----------------------------------------------------------------

@@ -5,7 +5,7 @@
 // RUN: ge-opt %s --split-input-file --assign-streams --lower-to-device | filecheck %s --check-prefix=LABELS
 // RUN: ge-opt %s --split-input-file --to-nc1hwc0 --assign-streams=mode=auto --lower-to-device --elide-constants-if-larger=4 | filecheck %s --check-prefix=AUTO
 // RUN: ge-opt %s --split-input-file -p 'canonicalize,cse,fuse,to-nc1hwc0,assign-streams{mode=auto},lower-to-device' | filecheck %s --check-prefix=NOGE
-// RUN: ge-opt %s --split-input-file -p 'to-nc1hwc0,assign-streams{mode=auto},lower-to-device' --print-op-generic | %mlir-opt --split-input-file -o /dev/null
+// (the upstream check of this RUN line is in test/lit/upstream/transforms.test)
 // RUN: ge-opt %s --split-input-file -p 'to-nc1hwc0,assign-streams{mode=auto},lower-to-device' | ge-opt --split-input-file --lower-to-device | filecheck %s --check-prefix=NOGE
 
 // NOGE-NOT: {{ge\.|stream\.|#ge}}

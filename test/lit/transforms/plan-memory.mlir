@@ -4,7 +4,7 @@
 //
 // RUN: ge-opt %s --split-input-file --plan-memory | filecheck %s --check-prefixes=CHECK,IN
 // RUN: ge-opt %s --split-input-file --plan-memory=in-place=false | filecheck %s --check-prefixes=CHECK,NOIP
-// RUN: ge-opt %s --split-input-file --plan-memory --print-op-generic | %mlir-opt --split-input-file -o /dev/null
+// (the upstream check of this RUN line is in test/lit/upstream/transforms.test)
 // RUN: ge-opt %s --split-input-file --plan-memory | ge-opt --split-input-file --plan-memory | filecheck %s --check-prefixes=CHECK,IN
 
 // One stream, in place: relu -> sigmoid -> relu, each input dying at the next launch, all

@@ -5,7 +5,7 @@
 // RUN: ge-opt %s --split-input-file --shard=ranks=2,mode=tensor | filecheck %s --check-prefix=TP
 // RUN: ge-opt %s --split-input-file --shard=ranks=2,mode=data | filecheck %s --check-prefix=DP
 // RUN: ge-opt %s --split-input-file --shard=ranks=2,mode=tensor | ge-opt --split-input-file | filecheck %s --check-prefix=TP
-// RUN: ge-opt %s --split-input-file --shard=ranks=2,mode=tensor --print-op-generic | %mlir-opt --split-input-file -o /dev/null
+// (the upstream check of this RUN line is in test/lit/upstream/transforms.test)
 // RUN: not ge-opt %s --split-input-file --shard=ranks=3,mode=data 2>&1 | filecheck %s --check-prefix=ERR
 // RUN: not ge-opt %s --shard=ranks=2,mode=pipeline 2>&1 | filecheck %s --check-prefix=MODE
 

@@ -11,7 +11,7 @@
 // (to-nc1hwc0-cut.mlir): an op whose operand is a graph input is often cheaper left in NCHW,
 // with one conversion of the conv result before it.
 // RUN: ge-opt %s --split-input-file --to-nc1hwc0 --elide-constants-if-larger=32 | filecheck %s
-// RUN: ge-opt %s --split-input-file --to-nc1hwc0 --print-op-generic | %mlir-opt --split-input-file -o /dev/null
+// (the upstream check of this RUN line is in test/lit/upstream/transforms.test)
 
 // ---- Broadcast over N, H, W -------------------------------------------------------------------
 //
@@ -153,7 +153,7 @@ func.func @bcast_c_mul(%x: tensor<1x16x4x4xf16>, %b: tensor<1x1x4x4xf16>) -> ten
 // -----
 
 // A [1, 1, 2, 2] constant of a mul: stored as NC1HWC0 it would hold its four values in lane 0
-// only, and the mul would zero channels 1 and 2 (the placement before issue 11 did that).  A
+// only, and the mul would zero channels 1 and 2 (the old greedy placement did that).  A
 // copy replicated across C ([1, 3, 2, 2]) would be legal but saves no conversion here, so the
 // mul runs in NCHW and the constant stays as it is (to-nc1hwc0-stored.mlir has such copies
 // between two convs, where they save two).
@@ -246,7 +246,7 @@ func.func @rank1_add(%x: tensor<1x16x4x4xf16>) -> tensor<1x16x4x4xf16> {
 // -----
 
 // mul with the same rank-1 constant: kept ND next to an NC1HWC0 operand, the stored [4] would
-// line up with the C0 axis of [1, 1, 4, 4, 16], not with W (the placement before issue 11 did
+// line up with the C0 axis of [1, 1, 4, 4, 16], not with W (the old greedy placement did
 // that).  The mul runs in NCHW, as the add.
 // CHECK-LABEL: func.func @rank1_mul(
 // CHECK-SAME:  %[[X:.*]]: tensor<1x16x4x4xf16>) -> tensor<1x16x4x4xf16> {

@@ -1,11 +1,11 @@
-// --to-nc1hwc0 places TransData by a minimum cut (issue 11, item 3): which ops run in NC1HWC0
+// --to-nc1hwc0 places TransData by a minimum cut: which ops run in NC1HWC0
 // is chosen to minimise the bytes the conversions move, then their number; every value is
 // converted at most once per layout, and constants never at run time.  The unit tests compare
 // the cut with every labelling of small random graphs (test_layout_pass.py).
 // RUN: ge-opt %s --split-input-file --to-nc1hwc0 --elide-constants-if-larger=8 | filecheck %s
-// RUN: ge-opt %s --split-input-file --to-nc1hwc0 --print-op-generic | %mlir-opt --split-input-file -o /dev/null
+// (the upstream check of this RUN line is in test/lit/upstream/transforms.test)
 
-// A conv feeding two exits, relu -> out1 and sigmoid -> out2 (issue 11's 3-vs-2 case): the
+// A conv feeding two exits, relu -> out1 and sigmoid -> out2 (the 3-vs-2 case): the
 // greedy placement ran both in NC1HWC0 and converted each result (3 trans_data with the input's);
 // one conversion of the conv result, read by both in NCHW, is the minimum (2).
 // CHECK-LABEL: func.func @two_exits(

@@ -12,10 +12,10 @@
 // RUN: ge-opt %s --split-input-file --verify-diagnostics --to-nc1hwc0=boundary=nc1hwc0,fp32-c0=8 --elide-constants-if-larger=32 | filecheck %s --check-prefix=BOTH
 //
 // The generic form is valid upstream MLIR (written to a file: the refusal goes to stdout).
-// RUN: ge-opt %s --split-input-file --verify-diagnostics --to-nc1hwc0 --print-op-generic -o %t.keep.mlir
-// RUN: %mlir-opt --split-input-file %t.keep.mlir -o /dev/null
-// RUN: ge-opt %s --split-input-file --verify-diagnostics --to-nc1hwc0=boundary=nc1hwc0,fp32-c0=8 --print-op-generic -o %t.both.mlir
-// RUN: %mlir-opt --split-input-file %t.both.mlir -o /dev/null
+// (the upstream check of this RUN line is in test/lit/upstream/transforms.test)
+// (the upstream check of this RUN line is in test/lit/upstream/transforms.test)
+// (the upstream check of this RUN line is in test/lit/upstream/transforms.test)
+// (the upstream check of this RUN line is in test/lit/upstream/transforms.test)
 //
 // Without --verify-diagnostics the refusal is one line on stderr and a non-zero exit, whatever
 // the options.

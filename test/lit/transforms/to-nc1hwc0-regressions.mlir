@@ -4,7 +4,7 @@
 // [1, C, 1, 1] NC1HWC0 constant so the add stays in NC1HWC0.  Bad option values are one
 // ge-opt usage error (exit 2, tested in test_ge_opt.py).
 // RUN: ge-opt %s --split-input-file --to-nc1hwc0 --elide-constants-if-larger=1 | filecheck %s
-// RUN: ge-opt %s --split-input-file --to-nc1hwc0 --print-op-generic | %mlir-opt --split-input-file -o /dev/null
+// (the upstream check of this RUN line is in test/lit/upstream/transforms.test)
 // RUN: ge-opt %s --split-input-file --to-nc1hwc0 | ge-opt --split-input-file -o /dev/null
 // RUN: not ge-opt %s --to-nc1hwc0=boundary=foo 2>&1 | filecheck %s --check-prefix=BAD
 

@@ -1,10 +1,10 @@
 // --to-nc1hwc0 places an op in NC1HWC0 only where its kernel, computing on the STORED arrays
 // with numpy broadcasting ([N, C1, H, W, C0] with zero padding lanes for NC1HWC0, the array
-// itself for ND), gives the logical result (issue 11, item 2; test/unit/physical_ref.py checks
+// itself for ND), gives the logical result (test/unit/helpers/physical_ref.py checks
 // every op the pass places, on random graphs).  Each case sits between two convs, so that
 // running the op in NC1HWC0 would save conversions whenever it is legal.
 // RUN: ge-opt %s --split-input-file --to-nc1hwc0 --elide-constants-if-larger=8 | filecheck %s
-// RUN: ge-opt %s --split-input-file --to-nc1hwc0 --print-op-generic | %mlir-opt --split-input-file -o /dev/null
+// (the upstream check of this RUN line is in test/lit/upstream/transforms.test)
 
 // A mul by a computed operand that broadcasts over C (a one-channel conv, [1, 1, H, W]) between
 // two convs.  Stored as NC1HWC0 that operand holds its data in lane 0 of its C0 block only, so

@@ -8,7 +8,7 @@
 // little-endian, so 1.0 (0x3C00) is written 003C, 2.0 is 0040, 3.0 is 0042, 4.0 is 0044, 5.0 is 0045,
 // 6.0 is 0046, 7.0 is 0047 and 8.0 is 0048.
 // RUN: ge-opt %s --split-input-file --to-nc1hwc0 --elide-constants-if-larger=32 | filecheck %s
-// RUN: ge-opt %s --split-input-file --to-nc1hwc0 --print-op-generic | %mlir-opt --split-input-file -o /dev/null
+// (the upstream check of this RUN line is in test/lit/upstream/transforms.test)
 
 // ---- Sources: convolutions and their weights ----------------------------------------------
 //

@@ -13,18 +13,18 @@ import os
 
 import numpy as np
 import pytest
-from xdsl.dialects.builtin import Float16Type, TensorType
+from helpers.support import ROOT
+from xdsl.dialects import func
+from xdsl.dialects.builtin import Float16Type, StringAttr, TensorType
 from xdsl.printer import Printer
 
-from ge_dialect.ir.dialects import ge, stream
 from ge_dialect.frontend.builder import NAME, GraphBuilder
-from ge_dialect.utils.errors import GeError
+from ge_dialect.frontend.scope import npu_stream_switch, npu_wait_tensor
+from ge_dialect.ir.dialects import ge, stream
+from ge_dialect.ir.interpreter import run_function
 from ge_dialect.ir.parser import LocatingParser
 from ge_dialect.ir.registry import make_context
-from ge_dialect.ir.interpreter import run_function
-from ge_dialect.frontend.scope import npu_stream_switch, npu_wait_tensor
-from helpers.support import ROOT
-
+from ge_dialect.utils.errors import GeError
 
 
 def printed(module) -> str:
@@ -126,8 +126,10 @@ def test_wait_tensor_adds_the_edge_and_rebinds_the_handle():
     wait = x.value.owner
     assert isinstance(wait, stream.WaitTensorOp)
     assert wait.input is original and wait.dependency is dep.value
-    assert before.value.owner.operands[0] is original  # built before the wait: unaffected
-    assert after.value.owner.operands[0] is x.value  # built after: uses the wait's result
+    relu_before, relu_after = before.value.owner, after.value.owner
+    assert isinstance(relu_before, ge.ReluOp) and isinstance(relu_after, ge.ReluOp)
+    assert relu_before.operands[0] is original  # built before the wait: unaffected
+    assert relu_after.operands[0] is x.value  # built after: uses the wait's result
     ins = [np.arange(4, dtype=np.float32) - 2, np.zeros(4, np.float32)]
     out_before, out_after = run_function(module, ins)
     np.testing.assert_array_equal(out_before, out_after)  # the wait is an identity
@@ -164,8 +166,9 @@ def test_arguments_and_results_carry_their_names():
     y = b.relu(x, name="out:0")
     module = b.build([y, x])
     fn = module.body.block.first_op
-    assert [d.data[NAME].data for d in fn.arg_attrs.data] == ["input.1"]
-    assert [d.data[NAME].data for d in fn.res_attrs.data] == ["out:0", "input.1"]
+    assert isinstance(fn, func.FuncOp) and fn.arg_attrs is not None and fn.res_attrs is not None
+    assert [d.data[NAME] for d in fn.arg_attrs.data] == [StringAttr("input.1")]
+    assert [d.data[NAME] for d in fn.res_attrs.data] == [StringAttr("out:0"), StringAttr("input.1")]
     text = printed(module)
     assert "%input.1" in text and "%out = ge.relu" in text  # sanitised SSA name hints
 
@@ -220,6 +223,7 @@ def test_encoded_constants_and_inputs():
     module = b.build([y])
     assert y.type == ge.with_format(TensorType(Float16Type(), [1, 17, 2, 2]), "NC1HWC0")
     const = c.value.owner
+    assert isinstance(const, ge.ConstOp)
     assert ge.physical_shape(const.output.type) == (1, 2, 1, 1, 16)
     (out,) = run_function(module, [np.zeros((1, 17, 2, 2), np.float16)])
     np.testing.assert_array_equal(out, np.ones((1, 17, 2, 2), np.float16))

@@ -1,4 +1,4 @@
-"""Issue 12: bad input is one clear error (never a traceback); ge-opt exits 0 only for
+"""Bad input is one clear error (never a traceback); ge-opt exits 0 only for
 output that reads back.
 
 ONNX models here are built with `onnx.helper` (names that are not valid UTF-8 are patched
@@ -15,13 +15,14 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 from xdsl.dialects.builtin import FileLineColLoc, NameLoc
+from xdsl.ir import Operation
 from xdsl.printer import Printer
 
 from ge_dialect import api
-from ge_dialect.frontend.builder import GraphBuilder
-from ge_dialect.utils.errors import GeError
 from ge_dialect.frontend import import_onnx
+from ge_dialect.frontend.builder import GraphBuilder
 from ge_dialect.tools.ge_opt import main
+from ge_dialect.utils.errors import GeError
 
 SHAPE = [1, 2, 4, 4]
 
@@ -290,7 +291,7 @@ def test_builder_input_shapes_must_be_lists_of_integers(shape, message):
 
 def test_builder_accepts_numpy_integer_dims_and_checks_reshape_targets():
     b = GraphBuilder()
-    x = b.input("x", np.array([2, 3]))
+    x = b.input("x", np.array([2, 3]))  # type: ignore[arg-type]  # deliberately not a list
     assert b.reshape(x, (np.int64(3), -1)).shape == (3, 2)
     with pytest.raises(GeError) as info:
         b.reshape(x, [-2, 3])
@@ -322,7 +323,7 @@ def test_builder_output_names_must_be_printable_text():
     b = GraphBuilder()
     x = b.input("x", [1])
     with pytest.raises(GeError) as info:
-        b.build([x], output_names=[b"y"])
+        b.build([x], output_names=[b"y"])  # type: ignore[list-item]  # deliberately not a str
     assert str(info.value) == "error: a name must be a str, got bytes b'y'"
 
 
@@ -331,7 +332,9 @@ def test_builder_ops_are_located_at_the_callers_line():
     x = b.input("x", [4])
     line = sys._getframe().f_lineno + 1
     y = b.relu(x)
-    loc = y.value.owner.location
+    relu = y.value.owner
+    assert isinstance(relu, Operation)
+    loc = relu.location
     assert isinstance(loc, FileLineColLoc)
     assert (loc.filename.data, loc.line.data, loc.column.data) == (__file__, line, 9)  # `b.relu(x)`
     module = b.build([y])

@@ -14,18 +14,18 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import onnx
 import pytest
+from helpers import onnx_ref
+from helpers.support import assert_close, assert_exact
 from onnx import TensorProto, helper, numpy_helper
 from xdsl.dialects import func
-from xdsl.dialects.builtin import NameLoc, UnknownLoc
+from xdsl.dialects.builtin import NameLoc, StringAttr, TensorType, UnknownLoc
 from xdsl.printer import Printer
 
-from helpers import onnx_ref
-from ge_dialect.utils.errors import GeError
-from ge_dialect.ir.parser import LocatingParser
-from ge_dialect.ir.registry import make_context
 from ge_dialect.frontend import import_onnx
 from ge_dialect.ir.interpreter import run_function
-from helpers.support import assert_close, assert_exact
+from ge_dialect.ir.parser import LocatingParser
+from ge_dialect.ir.registry import make_context
+from ge_dialect.utils.errors import GeError
 
 F32, F16 = np.float32, np.float16
 
@@ -125,7 +125,7 @@ def import_error(model, **kw) -> str:
 # --------------------------------------------------------------------------------------
 
 # name: (x shape, w shape, attrs)
-CONV_CASES = {
+CONV_CASES: dict[str, tuple[tuple[int, ...], tuple[int, ...], dict[str, object]]] = {
     "plain": ((1, 3, 6, 6), (4, 3, 3, 3), dict(pads=[1, 1, 1, 1])),
     "no_attrs": ((1, 3, 5, 5), (2, 3, 3, 3), {}),
     "asym_pads": ((1, 2, 6, 7), (3, 2, 2, 3), dict(pads=[2, 1, 0, 3])),
@@ -378,7 +378,8 @@ def test_gemm(alpha, beta, trans_a, trans_b, b_const, c_kind):
     m, k, n = GEMM_M, GEMM_K, GEMM_N
     a = u((k, m) if trans_a else (m, k))
     b = u((n, k) if trans_b else (k, n), seed=2)
-    inputs, inits = {"a": a}, {}
+    inputs = {"a": a}
+    inits: dict[str, np.ndarray] = {}
     (inits if b_const else inputs)["b"] = b
     ins = ["a", "b"]
     if c_kind != "none":
@@ -416,7 +417,7 @@ def test_gemm_const_a_runtime_b():
 # --------------------------------------------------------------------------------------
 
 # name: (x shape, attrs)
-POOL_CASES = {
+POOL_CASES: dict[str, tuple[tuple[int, ...], dict[str, object]]] = {
     "k2s2": ((1, 2, 6, 6), dict(kernel_shape=[2, 2], strides=[2, 2])),
     "k3s2_pads": ((1, 2, 7, 7), dict(kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])),
     "asym_pads": ((1, 2, 6, 7), dict(kernel_shape=[3, 2], pads=[2, 0, 1, 1])),
@@ -625,10 +626,11 @@ def test_locations_and_names():
     module = import_onnx(model)
     (fn,) = [op for op in module.ops if isinstance(op, func.FuncOp)]
     # initializers are not arguments; arguments and results carry the ONNX names
-    assert [a.data["ge.name"].data for a in fn.arg_attrs.data] == ["x"]
-    assert [a.data["ge.name"].data for a in fn.res_attrs.data] == ["out", "g"]
+    assert fn.arg_attrs is not None and fn.res_attrs is not None
+    assert [a.data["ge.name"] for a in fn.arg_attrs.data] == [StringAttr("x")]
+    assert [a.data["ge.name"] for a in fn.res_attrs.data] == [StringAttr("out"), StringAttr("g")]
     assert fn.body.block.args[0].name_hint == "x"
-    locs = {}
+    locs: dict[str, list[str]] = {}
     for op in ops_of(module):
         assert isinstance(op.location, NameLoc), op
         assert isinstance(op.location.location, UnknownLoc)
@@ -672,7 +674,7 @@ def test_file_path_and_function_name(tmp_path):
     for arg in (path, str(path)):
         module = import_onnx(arg, name="net")
         (fn,) = module.ops
-        assert fn.sym_name.data == "net"
+        assert isinstance(fn, func.FuncOp) and fn.sym_name.data == "net"
 
 
 def test_serialized_bytes():
@@ -716,7 +718,9 @@ def test_unbound_symbolic_dims():
 def test_input_shapes_bind_symbolic_dims():
     module = import_onnx(symbolic_model(), input_shapes={"x": [2, 3, 5, 4]})
     (fn,) = module.ops
-    assert fn.function_type.inputs.data[0].get_shape() == (2, 3, 5, 4)
+    assert isinstance(fn, func.FuncOp)
+    x_type = fn.function_type.inputs.data[0]
+    assert isinstance(x_type, TensorType) and x_type.get_shape() == (2, 3, 5, 4)
     x = u((2, 3, 5, 4))
     assert_exact(run_function(module, [x])[0], np.maximum(x, 0))
 
@@ -735,8 +739,10 @@ def test_unknown_rank_input_needs_a_shape():
     model = make([node("Relu", ["x"], ["y"])], {"x": u((2, 2))}, ["y"])
     model.graph.input[0].type.tensor_type.ClearField("shape")
     assert "input 'x' has no shape" in import_error(model)
-    assert import_onnx(model, input_shapes={"x": (3, 2)}).ops.first.function_type.inputs.data[0] \
-        .get_shape() == (3, 2)
+    fn = import_onnx(model, input_shapes={"x": (3, 2)}).ops.first
+    assert isinstance(fn, func.FuncOp)
+    x_type = fn.function_type.inputs.data[0]
+    assert isinstance(x_type, TensorType) and x_type.get_shape() == (3, 2)
 
 
 # --------------------------------------------------------------------------------------

@@ -33,10 +33,11 @@ fills padding lanes with other values, to check that a kernel never reads them.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TypeGuard
 
 import numpy as np
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from ge_dialect.ir.dialects import ge
 from ge_dialect.utils import dtypes
@@ -58,11 +59,12 @@ def _type(value: SSAValue) -> TensorType:
     return t
 
 
-def is_nc1hwc0(t) -> bool:
+def is_nc1hwc0(t: Attribute) -> TypeGuard[TensorType]:
+    """Whether `t` is a tensor type stored as NC1HWC0."""
     return isinstance(t, TensorType) and ge.tensor_format(t) == ge.Format.NC1HWC0
 
 
-def padding_lanes(t: TensorType, stored_shape: Sequence[int]) -> np.ndarray:
+def padding_lanes(t: Attribute, stored_shape: Sequence[int]) -> np.ndarray:
     """Boolean mask (of the stored shape) of the padding lanes of an NC1HWC0 value; all False
     for any other layout."""
     mask = np.zeros(tuple(stored_shape), dtype=bool)
@@ -74,7 +76,7 @@ def padding_lanes(t: TensorType, stored_shape: Sequence[int]) -> np.ndarray:
     return mask
 
 
-def logical_lanes(t: TensorType, stored: np.ndarray) -> np.ndarray:
+def logical_lanes(t: Attribute, stored: np.ndarray) -> np.ndarray:
     """The logical array held by a stored array (drops padding lanes)."""
     if not is_nc1hwc0(t):
         return stored
@@ -83,7 +85,7 @@ def logical_lanes(t: TensorType, stored: np.ndarray) -> np.ndarray:
     return stored.transpose(0, 1, 4, 2, 3).reshape(n, c1 * c0, h, w)[:, :c]
 
 
-def with_garbage_padding(t: TensorType, stored: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def with_garbage_padding(t: Attribute, stored: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """`stored` with its padding lanes (if any) set to random nonzero values."""
     mask = padding_lanes(t, stored.shape)
     if not mask.any():
@@ -115,10 +117,10 @@ def _unary(op: Operation) -> Callable[[np.ndarray], np.ndarray]:
         return lambda x: np.maximum(x, 0.0)
     if name == "ge.relu6":
         return lambda x: np.minimum(np.maximum(x, 0.0), 6.0)
-    if name == "ge.leaky_relu":
+    if isinstance(op, ge.LeakyReluOp):
         alpha = float(op.alpha.value.data)
         return lambda x: np.where(x >= 0, x, alpha * x)
-    if name == "ge.clip":
+    if isinstance(op, ge.ClipOp):
         lo, hi = float(op.min.value.data), float(op.max.value.data)
         return lambda x: np.minimum(np.maximum(x, lo), hi)
     if name == "ge.sigmoid":
@@ -131,10 +133,11 @@ def _unary(op: Operation) -> Callable[[np.ndarray], np.ndarray]:
 
 def _pool(op: Operation, x: np.ndarray, out_hw: tuple[int, int]) -> np.ndarray:
     """Max or average pooling over axes 2 and 3 of `x` (float64), every other axis a lane."""
+    assert isinstance(op, ge.PoolingOp), op.name
     kh, kw = (int(k) for k in op.kernel.get_values())
     sh, sw = (int(s) for s in op.strides.get_values())
     top, bottom, left, right = (int(p) for p in op.pads.get_values())
-    include_pad = op.name == "ge.avg_pool" and op.count_include_pad is not None
+    include_pad = isinstance(op, ge.AvgPoolOp) and op.count_include_pad is not None
     h, w = x.shape[2], x.shape[3]
     oh, ow = out_hw
     out = np.empty((*x.shape[:2], oh, ow, *x.shape[4:]), dtype=np.float64)
@@ -178,9 +181,9 @@ def evaluate(op: Operation, stored: Sequence[np.ndarray]) -> np.ndarray:
         return _round(_pool(op, wide[0], (oh, ow)), dtype)
     if name == "ge.global_avg_pool":
         return _round(wide[0].mean(axis=(2, 3), keepdims=True), dtype)
-    if name == "ge.concat":
+    if isinstance(op, ge.ConcatOp):
         return np.concatenate(args, axis=int(op.axis.value.data))
-    if name == "ge.batch_norm":
+    if isinstance(op, ge.BatchNormOp):
         x = wide[0]
         scale, offset, mean, var = wide[1:5]
         s = scale / np.sqrt(var + float(op.epsilon.value.data))

@@ -1,8 +1,8 @@
 """Helpers for tests that load plugins (`--load-patterns`): a plain module, not a test file.
 
-A plugin registers its passes in the process-wide registry (`transforms.register_pass`) and
-ge-opt remembers the files it imported; `isolate_plugins(monkeypatch)` gives a test empty
-ones (restored afterwards), so that a plugin's pass never leaks into another test (the
+A plugin registers its passes in the process-wide registry (`transforms.register_pass`),
+which also remembers the files it imported; `isolate_plugins(monkeypatch)` gives a test an
+empty one (restored afterwards), so that a plugin's pass never leaks into another test (the
 `--help` meta test lists every registered pass).  `write_plugin` writes a plugin file.
 """
 
@@ -13,16 +13,14 @@ from pathlib import Path
 
 import pytest
 
-import transforms
-from ge_dialect.tools.ge_opt import plugins
+from transforms import registry
 
 
 def isolate_plugins(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Empty plugin registries for the test (a plugin file loaded again is imported again:
-    ge-opt's record of the files it imported is emptied too)."""
-    monkeypatch.setattr(transforms, "_PLUGIN_PASSES", {})
-    monkeypatch.setattr(plugins, "PLUGINS", {})
-    monkeypatch.setattr(plugins, "PLUGIN_PASSES", {})
+    """An empty plugin registry for the test (a plugin file loaded again is imported again:
+    the registry's record of the files it imported is emptied too)."""
+    monkeypatch.setattr(registry, "_REGISTERED", {})
+    monkeypatch.setattr(registry, "_PLUGINS", {})
 
 
 def write_plugin(path: Path, body: str) -> Path:

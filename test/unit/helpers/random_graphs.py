@@ -21,10 +21,13 @@ from xdsl.ir import SSAValue
 
 from ge_dialect.ir.dialects import ge
 from ge_dialect.frontend.builder import GraphBuilder, Tensor
+from transforms.to_nc1hwc0 import Boundary, Fp32C0
 
 F32, F16 = np.float32, np.float16
-DTYPES = {"f32": np.dtype(F32), "f16": np.dtype(F16)}
+DTYPES: dict[str, np.dtype] = {"f32": np.dtype(F32), "f16": np.dtype(F16)}
 
+BOUNDARIES: tuple[Boundary, ...] = ("keep", "nc1hwc0")
+FP32_C0S: tuple[Fp32C0, ...] = (16, 8)
 ACTIVATIONS = ("sigmoid", "relu", "silu", "relu6", "clip", "leaky_relu", "sigmoid", "identity")
 KINDS = ("conv", "conv", "batch_norm", "act", "act", "act", "binary", "binary", "binary", "pool",
          "concat1", "concat1", "concat2", "tail", "reshape4", "matmul4")
@@ -36,8 +39,8 @@ class Case:
 
     module: ModuleOp
     inputs: list[np.ndarray]
-    boundary: str
-    fp32_c0: int
+    boundary: Boundary
+    fp32_c0: Fp32C0
     dtype: np.dtype
     steps: list[str] = field(default_factory=list)
 
@@ -137,9 +140,9 @@ class _Gen:
         c = x.shape[1]
         pdtype = self.draw(st.sampled_from([self.dtype, np.dtype(F32)]))
         u = self.rng.uniform
-        params = [self.const(u(0.5, 1.5, c), pdtype), self.const(u(-0.5, 0.5, c), pdtype),
-                  self.const(u(-0.5, 0.5, c), pdtype), self.const(u(0.1, 10.0, c), pdtype)]
-        y = self.b.batch_norm(x, *params, epsilon=1e-5)
+        scale, offset = self.const(u(0.5, 1.5, c), pdtype), self.const(u(-0.5, 0.5, c), pdtype)
+        mean, var = self.const(u(-0.5, 0.5, c), pdtype), self.const(u(0.1, 10.0, c), pdtype)
+        y = self.b.batch_norm(x, scale, offset, mean, var, epsilon=1e-5)
         self.log(f"batch_norm params={pdtype.name}", y, x)
         return y
 
@@ -264,8 +267,8 @@ class _Gen:
 @st.composite
 def cases(draw) -> Case:
     dtype = DTYPES[draw(st.sampled_from(["f32", "f16"]))]
-    boundary = draw(st.sampled_from(["keep", "nc1hwc0"]))
-    fp32_c0 = draw(st.sampled_from([16, 8]))
+    boundary = draw(st.sampled_from(BOUNDARIES))
+    fp32_c0 = draw(st.sampled_from(FP32_C0S))
     g = _Gen(draw, draw(st.integers(0, 2**32 - 1)), dtype)
     shape = [draw(st.integers(1, 2)), draw(st.sampled_from([3, 8, 16, 17, 20, 32])),
              draw(st.integers(4, 8)), draw(st.integers(4, 8))]

@@ -1,17 +1,17 @@
 """Helpers shared by the unit tests: comparing numbers, building small graphs, random data.
 
-A plain module (not a test file), imported as `from support import ...`; pytest puts
-`test/unit` on `sys.path` as it does for `onnx_ref`.
+A plain module of the package `helpers` (not a test file): `from helpers.support import ...`.
 
-Numbers are compared with docs/architecture.md's rule `|a - b| <= atol + rtol*|ref|`, `atol = k*max|ref|`:
+Numbers are compared with the project's one rule, `ge_dialect.utils.tolerance`
+(`|a - b| <= atol + rtol*|ref|`, `atol = k*max|ref|`, (rtol, k) by dtype):
 
 - fp32: rtol 1e-4, k 1e-5;
 - fp32, a whole model (against onnxruntime): rtol 1e-3, k 1e-4;
 - fp16: rtol 1e-2, k 1e-2;
 - integers and data movement (trans_data, concat, max_pool, relu, ...): exact.
 
-Random data follows docs/architecture.md too: inputs ~ U(-1, 1) (`uniform`), weights ~ N(0, 1/fan_in)
-(`weights`).
+Random data: inputs ~ U(-1, 1) (`uniform`), weights ~ N(0, 1/fan_in) (`weights`), so that
+fp16 references do not overflow.
 """
 
 from __future__ import annotations
@@ -28,26 +28,21 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     Signedness,
     TensorType,
-    f16,
-    f32,
-    i8,
 )
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir import Block, Region, SSAValue
 
 from ge_dialect.ir.dialects import ge
 from ge_dialect.ir.parser import LocatingParser
 from ge_dialect.ir.registry import make_context
+from ge_dialect.utils.dtypes import element_type
+from ge_dialect.utils.tolerance import bounds, outside, tolerance_for
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+ROOT = os.path.dirname(
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+)
 """The checkout's root directory."""
 
 ui8 = IntegerType(8, Signedness.UNSIGNED)
-ELEMENT_TYPES: dict[np.dtype, Attribute] = {
-    np.dtype(np.float32): f32,
-    np.dtype(np.float16): f16,
-    np.dtype(np.int8): i8,
-    np.dtype(np.uint8): ui8,
-}
 FLOATS = [np.float32, np.float16]
 
 
@@ -55,36 +50,28 @@ FLOATS = [np.float32, np.float16]
 # Comparison
 # --------------------------------------------------------------------------------------
 
-# dtype -> (rtol, k); atol = k * max|ref|
-TOLERANCES = {np.dtype(np.float32): (1e-4, 1e-5), np.dtype(np.float16): (1e-2, 1e-2)}
-WHOLE_MODEL_FP32 = (1e-3, 1e-4)
-
-
 def assert_close(actual, ref, dtype, *, whole_model: bool = False) -> None:
-    """docs/architecture.md's rule: `|a - b| <= atol + rtol*|ref|` with `atol = k*max|ref|`.
-
-    `dtype` is the dtype the code under test must have produced and selects (rtol, k): fp32
-    rtol 1e-4, k 1e-5; fp16 rtol 1e-2, k 1e-2; integer dtypes compare exactly.
-    `whole_model` selects the fp32 whole-model tolerance (rtol 1e-3, k 1e-4).
+    """The project's rule (`ge_dialect.utils.tolerance`): `|a - b| <= atol + rtol*|ref|`
+    with `atol = k*max|ref|`, (rtol, k) chosen by `dtype`, the dtype the code under test
+    must have produced: fp32 rtol 1e-4, k 1e-5; fp16 rtol 1e-2, k 1e-2; integer dtypes
+    compare exactly.  `whole_model` selects the fp32 whole-model tolerance (rtol 1e-3,
+    k 1e-4).  The reference must be finite here (a test compares numbers, not overflows).
     """
     dtype = np.dtype(dtype)
     actual, ref = np.asarray(actual), np.asarray(ref)
     assert actual.dtype == dtype, f"result dtype {actual.dtype}, expected {dtype}"
     assert actual.shape == ref.shape, f"result shape {actual.shape}, expected {ref.shape}"
-    if dtype.kind != "f":
+    tolerance = tolerance_for(dtype, whole_model=whole_model)
+    if tolerance is None:
         np.testing.assert_array_equal(actual, ref)
         return
-    if whole_model:
-        assert dtype == np.float32, "the whole-model tolerance is defined for fp32"
-        rtol, k = WHOLE_MODEL_FP32
-    else:
-        rtol, k = TOLERANCES[dtype]
+    rtol, k = tolerance
     a, r = actual.astype(np.float64), ref.astype(np.float64)
     assert np.all(np.isfinite(r)), "the reference is not finite"
     atol = k * float(np.max(np.abs(r))) if r.size else 0.0
     err = np.abs(a - r)
-    bound = atol + rtol * np.abs(r)
-    bad = ~(err <= bound)  # NaN in `a` counts as a failure
+    bound = bounds(r, tolerance)
+    bad = outside(a, r, tolerance)  # NaN in `a` counts as a failure
     if bad.any():
         i = np.unravel_index(int(np.argmax(np.where(bad, err - bound, -np.inf))), a.shape)
         raise AssertionError(
@@ -110,7 +97,7 @@ def assert_exact(actual, ref) -> None:
 def tensor(shape: Sequence[int], dtype, fmt: str | None = None, c0: int = 0,
            groups: int = 1) -> TensorType:
     """A tensor type of numpy `dtype`, with a `#ge.format` encoding when `fmt` is given."""
-    t = TensorType(ELEMENT_TYPES[np.dtype(dtype)], list(shape))
+    t = TensorType(element_type(np.dtype(dtype)), list(shape))
     return ge.with_format(t, fmt, c0, groups) if fmt else t
 
 

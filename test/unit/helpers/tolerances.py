@@ -1,9 +1,10 @@
-"""Comparing numbers the way docs/architecture.md says, plus NC1HWC0 padding-lane checks.
+"""Comparing numbers by the project's rule, plus NC1HWC0 padding-lane checks.
 
-A plain helper module for the unit tests (`from tolerances import assert_close`).  The
-comparison rule itself (`|a - b| <= atol + rtol*|ref|`, `atol = k*max|ref|`; fp32 rtol 1e-4,
-k 1e-5; fp16 rtol 1e-2, k 1e-2; integers and data movement exact) is `support.assert_close`,
-re-exported here so that it is written once.
+A plain helper module for the unit tests (`from helpers.tolerances import assert_close`).
+The comparison (`|a - b| <= atol + rtol*|ref|`, `atol = k*max|ref|`; fp32 rtol 1e-4, k
+1e-5; fp16 rtol 1e-2, k 1e-2; integers and data movement exact) is
+`ge_dialect.utils.tolerance`, asserted with a message by `support.assert_close`, re-exported
+here so that it is written once.
 """
 
 from __future__ import annotations
@@ -11,13 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from helpers.support import TOLERANCES, WHOLE_MODEL_FP32, assert_close, assert_exact
 
 from ge_dialect.utils import layout
+from helpers.support import assert_close, assert_exact
 
 __all__ = [
-    "TOLERANCES",
-    "WHOLE_MODEL_FP32",
     "assert_close",
     "assert_exact",
     "assert_padding_zero",

@@ -1,4 +1,4 @@
-"""Float constants re-parse to the same bits (issue 11, item 1).
+"""Float constants re-parse to the same bits.
 
 Printing (`ge_dialect.utils.floats`: `ExactPrinter`, `api.print_module`, `ge.const`'s
 custom form) writes finite elements as decimals with a "." and an attribute holding inf or
@@ -19,15 +19,16 @@ from decimal import Decimal, localcontext
 from fractions import Fraction
 
 import numpy as np
-from helpers import onnx_ref
 import pytest
+from helpers import onnx_ref
+from helpers.support import assert_close, const, make_module
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from onnx import helper
-from helpers.support import assert_close, const, make_module
 from xdsl.dialects.builtin import (
     BytesAttr,
     DenseIntOrFPElementsAttr,
+    Float16Type,
     Float32Type,
     ModuleOp,
     TensorType,
@@ -39,16 +40,15 @@ from xdsl.printer import Printer
 
 from ge_dialect import api
 from ge_dialect.ir.dialects import ge
-from ge_dialect.utils.errors import GeError
-from ge_dialect.ir.parser import LocatingParser
-from ge_dialect.utils.floats import float_literal_bits
-from ge_dialect.ir.registry import make_context
 from ge_dialect.ir.interpreter import run_function
+from ge_dialect.ir.parser import LocatingParser
+from ge_dialect.ir.registry import make_context
 from ge_dialect.tools.ge_opt import main
-from ge_dialect.utils.floats import format_element
+from ge_dialect.utils.errors import GeError
+from ge_dialect.utils.floats import float_literal_bits, format_element
 
 # name -> (MLIR type, float dtype, bits dtype, exponent bits, mantissa bits)
-FORMATS = {
+FORMATS: dict[str, tuple[Float16Type | Float32Type, np.dtype, np.dtype, int, int]] = {
     "f32": (f32, np.dtype("<f4"), np.dtype("<u4"), 8, 23),
     "f16": (f16, np.dtype("<f2"), np.dtype("<u2"), 5, 10),
 }

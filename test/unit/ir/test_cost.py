@@ -12,15 +12,23 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from xdsl.ir import Operation
 
 from ge_dialect.frontend.builder import GraphBuilder, Tensor
 from ge_dialect.ir.cost import NO_COST, OpCost, op_cost
 
 
+def producer(t: Tensor) -> Operation:
+    """The op whose result `t` is."""
+    op = t.value.owner
+    assert isinstance(op, Operation)
+    return op
+
+
 def cost(b: GraphBuilder, t: Tensor) -> OpCost:
     """The cost of the op producing `t`, once `b`'s graph returning `t` has verified."""
     b.build([t])
-    return op_cost(t.value.owner)
+    return op_cost(producer(t))
 
 
 def f32(*shape: int) -> np.ndarray:
@@ -284,8 +292,8 @@ def test_sub_and_mul():
     s = b.sub(x, z)
     m = b.mul(x, z)
     b.build([s, m])
-    assert op_cost(s.value.owner) == OpCost(5, 40, 20, "vector", 1)
-    assert op_cost(m.value.owner) == OpCost(5, 40, 20, "vector", 1)
+    assert op_cost(producer(s)) == OpCost(5, 40, 20, "vector", 1)
+    assert op_cost(producer(m)) == OpCost(5, 40, 20, "vector", 1)
 
 
 def test_softmax_and_leaky_relu_and_clip():
@@ -295,17 +303,17 @@ def test_softmax_and_leaky_relu_and_clip():
     x = b.input("x", [4, 8])
     s, lr, c = b.softmax(x), b.leaky_relu(x, 0.2), b.clip(x, -1.0, 1.0)
     b.build([s, lr, c])
-    assert op_cost(s.value.owner) == OpCost(160, 128, 128, "vector", 1)
-    assert op_cost(lr.value.owner) == OpCost(64, 128, 128, "vector", 1)
-    assert op_cost(c.value.owner) == OpCost(64, 128, 128, "vector", 1)
+    assert op_cost(producer(s)) == OpCost(160, 128, 128, "vector", 1)
+    assert op_cost(producer(lr)) == OpCost(64, 128, 128, "vector", 1)
+    assert op_cost(producer(c)) == OpCost(64, 128, 128, "vector", 1)
 
 
 def test_batch_norm():
     # x 1x4x3x3 (36 elements), 4 parameters x 4 channels: 2 FLOPs per element (folded scale
     # and shift) = 72.  bytes in 36*4 + 4*(4*4) = 208, out 144.
     b = GraphBuilder()
-    p = [b.const(f32(4)) for _ in range(4)]
-    y = b.batch_norm(b.input("x", [1, 4, 3, 3]), *p)
+    scale, offset, mean, variance = (b.const(f32(4)) for _ in range(4))
+    y = b.batch_norm(b.input("x", [1, 4, 3, 3]), scale, offset, mean, variance)
     assert cost(b, y) == OpCost(72, 208, 144, "vector", 1)
 
 
@@ -375,8 +383,8 @@ def test_moves_have_no_flops():
     c = b.concat([x, x], axis=0)
     b.build([*ops, c])
     for t in ops:
-        assert op_cost(t.value.owner) == OpCost(0, 96, 96, "vector", 1)
-    assert op_cost(c.value.owner) == OpCost(0, 192, 192, "vector", 1)
+        assert op_cost(producer(t)) == OpCost(0, 96, 96, "vector", 1)
+    assert op_cost(producer(c)) == OpCost(0, 192, 192, "vector", 1)
 
 
 # ---- collectives and ops without work ----------------------------------------------------------
@@ -412,8 +420,8 @@ def test_const_has_no_cost():
     h = b.const(np.ones((1, 17, 2, 2), np.float16), format="NC1HWC0")
     y = b.add(b.input("x", [64, 64]), c)
     b.build([y, h])
-    assert op_cost(c.value.owner) == OpCost(0, 0, 0, "none", 0)
-    assert op_cost(h.value.owner) == NO_COST
+    assert op_cost(producer(c)) == OpCost(0, 0, 0, "none", 0)
+    assert op_cost(producer(h)) == NO_COST
 
 
 def test_wait_tensor_has_no_cost():
@@ -423,4 +431,4 @@ def test_wait_tensor_has_no_cost():
     w = b.wait_tensor(x, b.relu(d))
     y = b.relu(w)
     b.build([y])
-    assert op_cost(w.value.owner) == OpCost(0, 0, 0, "none", 0)
+    assert op_cost(producer(w)) == OpCost(0, 0, 0, "none", 0)

@@ -13,19 +13,7 @@ import os
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
-from hypothesis import strategies as st
-from onnx import helper
-from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import SSAValue
-
 from helpers import onnx_ref
-from ge_dialect.ir.dialects import ge
-from ge_dialect.utils.errors import GeError
-from ge_dialect.ir.parser import LocatingParser
-from ge_dialect.ir.registry import make_context
-from ge_dialect.ir.interpreter import run_function
 from helpers.support import (
     FLOATS,
     ROOT,
@@ -43,6 +31,18 @@ from helpers.support import (
     uniform,
     weights,
 )
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from onnx import helper
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import SSAValue
+
+from ge_dialect.ir.dialects import ge
+from ge_dialect.ir.interpreter import run_function
+from ge_dialect.ir.parser import LocatingParser
+from ge_dialect.ir.registry import make_context
+from ge_dialect.utils.errors import GeError
 
 EXAMPLE = os.path.join(ROOT, "examples", "resnet_block.mlir")
 
@@ -345,13 +345,14 @@ def test_batch_norm_vs_onnxruntime(dtype, param_dtype, fmt):
     x_shape = (2, c, 3, 4)
     rng = np.random.default_rng(13)
     x = uniform(rng, x_shape, dtype, -2, 2)
-    params = tuple(p.astype(param_dtype) for p in bn_params(rng, c))
+    scale, offset, mean, variance = (p.astype(param_dtype) for p in bn_params(rng, c))
     eps = 0.03  # non-default, large enough to matter next to variance 0.1
     x_t = tensor(x_shape, dtype, fmt)
     module = make_module(
-        [x_t], lambda xv: ge.BatchNormOp(xv, *(const(p) for p in params), epsilon=eps).output)
+        [x_t], lambda xv: ge.BatchNormOp(xv, const(scale), const(offset), const(mean),
+                                         const(variance), epsilon=eps).output)
     (y,) = run_function(module, [x])
-    ref = onnx_ref.run_node("BatchNormalization", [x, *params], epsilon=eps)
+    ref = onnx_ref.run_node("BatchNormalization", [x, scale, offset, mean, variance], epsilon=eps)
     assert_close(y, ref, dtype)
     if fmt is not None:
         # offset != 0 and mean != 0: padding lanes must still be exactly zero
@@ -665,7 +666,9 @@ def to_onnx(module: ModuleOp):
         if isinstance(op, ge.ConstOp):
             inits[out] = np.array(op.logical_array())
         elif isinstance(op, ge.Conv2DOp):
-            w_shape = op.filter.type.get_shape()
+            filter_type = op.filter.type
+            assert isinstance(filter_type, TensorType)
+            w_shape = filter_type.get_shape()
             nodes.append(helper.make_node("Conv", ins, [out], **conv_attrs(
                 w_shape, op.strides.get_values(), op.pads.get_values(),
                 op.dilations.get_values(), op.groups.value.data)))

@@ -9,19 +9,12 @@ on physical arrays (`physical=True`) and check that padding lanes stay zero.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 import numpy as np
 import onnxruntime as ort
 import pytest
-from onnx import TensorProto, helper
-from xdsl.dialects.builtin import TensorType, i32
-from xdsl.utils.exceptions import VerifyException
-
 from helpers import onnx_ref
-from ge_dialect.ir.dialects import ge, stream
-from ge_dialect.ir.interpreter import pool2d_reference, run_function
-from ge_dialect.utils import dtypes
-from ge_dialect.utils import shapes
 from helpers.support import (
     FLOATS,
     ROOT,
@@ -35,6 +28,13 @@ from helpers.support import (
     tensor,
     uniform,
 )
+from onnx import TensorProto, helper
+from xdsl.dialects.builtin import TensorType, i32
+from xdsl.utils.exceptions import VerifyException
+
+from ge_dialect.ir.dialects import ge, stream
+from ge_dialect.ir.interpreter import pool2d_reference, run_function
+from ge_dialect.utils import dtypes, shapes
 
 # ceil_mode pooling makes onnxruntime's static shape inference (which lacks the "drop the
 # window that starts in the trailing padding" rule its kernel applies) print a warning.
@@ -420,7 +420,7 @@ def test_global_avg_pool_f16_large_values_do_not_overflow():
 # --------------------------------------------------------------------------------------
 
 # name: (input shapes, axis)
-CONCAT_CASES = {
+CONCAT_CASES: dict[str, tuple[list[tuple[int, ...]], int]] = {
     "4d_axis0": ([(1, 3, 2, 4), (2, 3, 2, 4)], 0),
     "4d_axis1": ([(2, 3, 2, 4), (2, 1, 2, 4), (2, 5, 2, 4)], 1),
     "4d_axis2": ([(1, 2, 3, 4), (1, 2, 1, 4)], 2),
@@ -645,7 +645,9 @@ I32 = np.iinfo(np.int32)
 def ranks_reference(x: np.ndarray, reduction: str, ranks: int) -> np.ndarray:
     """Rank 0's result of `ranks` identical ranks, reduced exactly (float64 / Python ints)."""
     stacked = np.stack([x.astype(np.float64 if x.dtype.kind == "f" else object)] * ranks)
-    reduce = {"sum": np.sum, "prod": np.prod, "max": np.max, "min": np.min}[reduction]
+    reductions: dict[str, Callable[..., np.ndarray]] = {
+        "sum": np.sum, "prod": np.prod, "max": np.max, "min": np.min}
+    reduce = reductions[reduction]
     return reduce(stacked, axis=0)
 
 

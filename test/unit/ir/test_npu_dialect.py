@@ -30,8 +30,8 @@ from xdsl.ir import Block, Region
 
 from ge_dialect.ir import encodings, weights
 from ge_dialect.ir.dialects import ge, npu
-from ge_dialect.utils.errors import GeError
 from ge_dialect.ir.verify import verify_module
+from ge_dialect.utils.errors import GeError
 
 COST = npu.CostAttr("vector", 16, 64, 64, 1)
 BUFFERS = (MemRefType(f32, [4]), MemRefType(f32, [4]))
@@ -149,7 +149,7 @@ def test_physical_array_of_a_dense_weight():
     w = npu.WeightOp(ge.dense_from_numpy(data, f32))
     assert w.buffer_type == MemRefType(f32, [2, 2])
     np.testing.assert_array_equal(w.physical_array(), data)
-    one = ge.dense_from_numpy(np.float32([7.0]), f32)
+    one = ge.dense_from_numpy(np.array([7.0], np.float32), f32)
     splat = npu.WeightOp(type(one)(TensorType(f32, [3, 2]), one.data))  # one element stored
     np.testing.assert_array_equal(splat.physical_array(), np.full((3, 2), 7.0, np.float32))
 

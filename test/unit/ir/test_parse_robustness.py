@@ -16,11 +16,11 @@ import subprocess
 import sys
 
 import pytest
+from helpers.support import ROOT
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 
 from ge_dialect import api
 from ge_dialect.tools.ge_opt import main
-from helpers.support import ROOT
-
 
 RELU = """func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = ge.relu %x : tensor<4xf32>
@@ -309,6 +309,8 @@ def test_a_huge_float_splat_stays_one_element(capsys):
     )
     module = api.parse(text, "splat.mlir")
     (const,) = [op for op in module.walk() if op.name == "ge.const"]
-    assert len(const.properties["value"].data.data) == 4
+    value = const.properties["value"]
+    assert isinstance(value, DenseIntOrFPElementsAttr)
+    assert len(value.data.data) == 4
     api.verify(module)
     assert "ge.const dense<1.000000e+00> : tensor<2x2147483647x1x1xf32>" in api.print_module(module)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FloatAttr,
@@ -16,10 +17,10 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect.ir.dialects import ge, stream
-from ge_dialect.utils.errors import GeError
 from ge_dialect.ir.parser import LocatingParser
-from ge_dialect.ir.verify import verify_located
 from ge_dialect.ir.registry import make_context
+from ge_dialect.ir.verify import verify_located
+from ge_dialect.utils.errors import GeError
 
 TEXT = """
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
@@ -155,6 +156,7 @@ def test_an_unchanged_function_is_not_verified_twice_and_isolation_is_still_chec
 
     module = LocatingParser(make_context(), TWO_FUNCTIONS, "m.mlir").parse_module()
     f, g = module.ops
+    assert isinstance(f, func.FuncOp) and isinstance(g, func.FuncOp)
     verify_located(module)
     calls = count_verifies(monkeypatch, f, g)
     verify_located(module)

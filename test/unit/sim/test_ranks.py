@@ -6,7 +6,7 @@
   algorithm HCCL's rule picks (Hypothesis over sizes, rank counts, and topologies: the
   shipped ones and random link figures), within 1%; the formulas are written out here,
   independently of `sim.topology`.
-- The seed's case study: a cross-server RoCE link mislabelled HCCS predicts a shorter
+- A mislabelled link: a cross-server RoCE link mislabelled HCCS predicts a shorter
   step, and the report names the collectives that changed.
 - Topology errors are one located line; collectives that cannot meet are errors or
   deadlocks naming the ranks; ge-run's `--ranks`/`--topology`.
@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -129,9 +131,10 @@ def test_collectives_compute_real_reductions():
         xs = np.random.default_rng(0).uniform(0.5, 1.5, (16, 8)).astype(np.float32)
         result = api.simulate_ranks(programs, {"x": xs}, splits={"x": 0})
         parts = np.split(xs, 4)
-        expected = {"sum": np.sum, "max": np.max, "min": np.min, "prod": np.prod}[reduction](
-            parts, axis=0
-        )
+        reducers: dict[str, Callable[..., Any]] = {
+            "sum": np.sum, "max": np.max, "min": np.min, "prod": np.prod
+        }
+        expected = reducers[reduction](parts, axis=0)
         for run in result.ranks:
             np.testing.assert_allclose(run.outputs["y"], expected, rtol=1e-6)
 
@@ -191,7 +194,8 @@ SHIPPED = {"HCCS": (1.5, 30.0), "PCIe": (2.0, 24.0), "RoCE": (7.5, 12.5)}
 
 
 def expected_seconds(kind, p, n, servers_used, figures):
-    """HCCL's closed form (notes/runtime.md §2) for the algorithm its rule picks here."""
+    """HCCL's closed form (its documented alpha-beta formulas) for the algorithm its rule
+    picks here."""
     lat = {t: f[0] * 1e-6 for t, f in figures.items()}
     bw = {t: f[1] * 1e9 for t, f in figures.items()}
     gamma = 1 / 170e9
@@ -262,7 +266,7 @@ def test_slowest_link_bounds_a_ring():
 
 
 # --------------------------------------------------------------------------------------
-# the seed's case study
+# a mislabelled link changes the predicted step
 # --------------------------------------------------------------------------------------
 
 

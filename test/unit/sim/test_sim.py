@@ -10,7 +10,9 @@
 - Buffers: views alias (a reshape's bytes are its input's), outputs that are arguments,
   constants or returned twice are copied.
 - Order: tasks start in an order streams and events allow; a wait whose event is never
-  recorded, and two streams waiting on each other, are deadlocks named in one error.
+  recorded, and two streams waiting on each other, are deadlocks named in one error.  The
+  first record of an event counts, alike for the start order, the time model and the race
+  checker.
 """
 
 from __future__ import annotations
@@ -96,7 +98,8 @@ def _conv_net(c: int, dtype, groups: int = 1, seed: int = 0):
     y = b.conv2d(x, w, pads=[1, 1, 1, 1], groups=groups)
     params = [rng.uniform(0.5, 1.5, c), rng.uniform(-0.5, 0.5, c), rng.uniform(-0.5, 0.5, c),
               rng.uniform(0.1, 10, c)]
-    y = b.relu(b.batch_norm(y, *(b.const(p.astype(dtype)) for p in params)))
+    scale, offset, mean, variance = (b.const(p.astype(dtype)) for p in params)
+    y = b.relu(b.batch_norm(y, scale, offset, mean, variance))
     w2 = b.const(rng.normal(0, (9 * c) ** -0.5, (17, c, 3, 3)).astype(dtype))
     z = b.conv2d(y, w2, strides=[2, 2], pads=[1, 1, 1, 1])
     y2 = b.max_pool(y, [3, 3], [2, 2], [1, 1, 1, 1], True)
@@ -170,6 +173,25 @@ def test_start_order_follows_events():
     assert start_order(program).order == [2, 3, 0, 1]
     out = api.simulate(m, {"x": np.array([-1, 2, -3, 4], np.float32)}).outputs["y"]
     np.testing.assert_array_equal(out, [0, 2, 0, 4])
+
+
+def test_the_first_record_of_an_event_counts():
+    """Event 0 is recorded on stream 2 (at once) and again on stream 0 after the launch that
+    writes %a; the wait on stream 1 goes on after the first record, so its launch's read of
+    %a is not ordered after the write: a race (none if a later record counted)."""
+    m = _program("\n  ".join([
+        "npu.wait 0 stream 1",
+        _launch("%a", "%y", 1),
+        "npu.record 0 stream 2",
+        _launch("%x", "%a", 0),
+        "npu.record 0 stream 0",
+    ]))
+    result = api.simulate(m, timing_only=True)
+    assert start_order(result.program).order == [2, 0, 1, 3, 4]
+    assert [(f.record, f.wait) for f in result.timeline.flows] == [(2, 0)]
+    intervals = result.timeline.intervals
+    assert intervals[0].end < intervals[4].start  # the wait did not wait for the second record
+    assert [(f.kind, f.tasks) for f in result.findings] == [("race", (3, 1))]
 
 
 def test_wait_never_recorded_is_a_deadlock():

@@ -172,7 +172,7 @@ def test_conv2d_plain_and_mixed_layouts():
     w = rand(rng, (9, 17, 3, 3), F32)
     b = rand(rng, (9,), F32)
     ref = conv2d_reference(x, w, (1, 1), (1, 1, 1, 1)) + b.reshape(1, -1, 1, 1)
-    attrs = {"pads": [1, 1, 1, 1]}
+    attrs: dict[str, object] = {"pads": [1, 1, 1, 1]}
     combos = [
         (T(x.shape, F32), T(w.shape, F32), T(ref.shape, F32)),
         (T(x.shape, F32, "NHWC"), T(w.shape, F32), T(ref.shape, F32, "NHWC")),
@@ -524,14 +524,15 @@ def test_reshape_flatten_transpose_copy():
     rng = np.random.default_rng(17)
     x = rand(rng, (2, 3, 4, 5), F16)
     xt = T(x.shape, F16)
-    for kernel, shape, attrs, ref in [
+    cases: list[tuple[str, tuple[int, ...], dict[str, object], np.ndarray]] = [
         ("reshape", (6, 20), {}, x.reshape(6, 20)),
         ("flatten", (2, 60), {"axis": 1}, x.reshape(2, 60)),
         ("flatten", (1, 120), {"axis": 0}, x.reshape(1, 120)),
         ("transpose", (4, 2, 5, 3), {"perm": [2, 0, 3, 1]}, x.transpose(2, 0, 3, 1)),
         ("copy", x.shape, {}, x),
         ("identity", x.shape, {}, x),
-    ]:
+    ]
+    for kernel, shape, attrs, ref in cases:
         (out,) = run_kernel(kernel, [x], [xt], [T(shape, F16)], attrs)
         assert_exact(out, ref)
         assert out.flags.c_contiguous and not np.shares_memory(out, x)
@@ -560,7 +561,11 @@ def test_matmul(dtype):
         ref = np.matmul(a64.astype(np.float64), b64.astype(np.float64))
         for bias in (None, rand(rng, (ref.shape[-1],), dtype)):
             arrays = [a, b] + ([bias] if bias is not None else [])
-            attrs = {"transpose_a": ta, "transpose_b": tb, "has_bias": bias is not None}
+            attrs: dict[str, object] = {
+                "transpose_a": ta,
+                "transpose_b": tb,
+                "has_bias": bias is not None,
+            }
             (out,) = run_kernel(
                 "matmul", arrays, [T(v.shape, dtype) for v in arrays], [T(ref.shape, dtype)], attrs
             )

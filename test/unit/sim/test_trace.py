@@ -22,7 +22,7 @@ import os
 from collections import Counter
 from dataclasses import replace
 
-import jsonschema
+import jsonschema  # type: ignore[import-untyped, unused-ignore]  # no stubs installed
 import pytest
 
 from ge_dialect import api

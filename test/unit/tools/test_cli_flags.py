@@ -23,8 +23,8 @@ from xdsl.passes import ModulePass
 from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import PassFailedException, ShrinkException
 
-from ge_dialect.tools.ge_opt import plugins
 from ge_dialect.tools.ge_opt import main
+from transforms import register_pass
 
 EXERCISED: set[str] = set()
 HIDDEN = {"--shrink"}
@@ -604,9 +604,9 @@ class _ReportsThenFails(ModulePass):
 
 @pytest.fixture
 def test_passes_registered(monkeypatch):
-    registry = plugins.pass_registry()
-    extra = {"test-shrinks": lambda: _Shrinks, "test-reports-then-fails": lambda: _ReportsThenFails}
-    monkeypatch.setattr(plugins, "pass_registry", lambda: {**registry, **extra})
+    isolate_plugins(monkeypatch)
+    register_pass(_Shrinks)
+    register_pass(_ReportsThenFails)
 
 
 @exercises("--shrink")

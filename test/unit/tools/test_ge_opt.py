@@ -10,15 +10,15 @@ import sys
 
 import numpy as np
 import pytest
+from helpers.support import ROOT
 
 from ge_dialect.ir.dialects import ge
-from ge_dialect.utils.errors import GeError
+from ge_dialect.ir.interpreter import run_function
 from ge_dialect.ir.parser import LocatingParser
 from ge_dialect.ir.registry import make_context
-from ge_dialect.ir.interpreter import run_function
 from ge_dialect.tools.ge_opt import main
 from ge_dialect.tools.ge_opt.driver import split_pass_flags
-from helpers.support import ROOT
+from ge_dialect.utils.errors import GeError
 
 EXAMPLE = os.path.join(ROOT, "examples", "resnet_block.mlir")
 
@@ -45,7 +45,7 @@ def write(tmp_path, name: str, data: str | bytes) -> str:
     return str(path)
 
 
-MALFORMED = {
+MALFORMED: dict[str, tuple[str | bytes, str]] = {
     "truncated": (RELU[:70], r"^{f}:2:\d+: error: unexpected end of input"),
     "unknown_op": (
         RELU.replace("ge.relu", "ge.frobnicate"),

@@ -10,8 +10,8 @@ import re
 import numpy as np
 import onnx
 import pytest
-from onnx import TensorProto, helper
 from helpers.support import ROOT
+from onnx import TensorProto, helper
 
 from ge_dialect.tools.ge_run import main
 
@@ -175,10 +175,11 @@ def test_errors(capsys, tmp_path, case):
         "unknown": write(tmp_path, "unknown.mlir", NPU.replace("BODY", LAUNCH.replace('"relu"', '"frobnicate"'))),
         "operands": write(tmp_path, "operands.mlir", NPU.replace("BODY", LAUNCH.replace('"relu"', '"conv2d"'))),
     }
-    for name, arrays in {"empty": {}, "small": {"x": np.zeros(3, np.float32)},
-                         "extra": {"x": np.zeros((2, 3), np.float32), "z": np.zeros(1)}}.items():
-        np.savez(tmp_path / f"{name}.npz", **arrays)
+    for name in ("empty", "small", "extra"):
         files[name] = str(tmp_path / f"{name}.npz")
+    np.savez(files["empty"])
+    np.savez(files["small"], x=np.zeros(3, np.float32))
+    np.savez(files["extra"], x=np.zeros((2, 3), np.float32), z=np.zeros(1))
     outputs = tmp_path / "out.npz"
     outputs.write_bytes(b"precious")
     argv = [a.format(**files) for a in args] + ["--outputs", str(outputs)]

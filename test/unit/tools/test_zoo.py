@@ -1,7 +1,7 @@
 """The model zoo end to end: every zoo model (`examples/zoo`) through ge-run's default
 pipeline and through `assign-streams{mode=auto}`, simulated, against onnxruntime.
 
-Per model and pipeline: the outputs equal onnxruntime's within DESIGN's whole-model
+Per model and pipeline: the outputs equal onnxruntime's within the whole-model
 tolerance (fp32: rtol 1e-3, k 1e-4), the race checker finds nothing, the makespan is not
 below its lower bound, and the planned peak lies between its bounds (the sequential bound
 <= the stream-aware bound <= peak <= no reuse).  ResNet-18, ResNet-50 and MobileNetV2 are
@@ -21,6 +21,8 @@ import numpy as np
 import onnx
 import pytest
 from helpers.support import ROOT, assert_close
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import SSAValue
 
 from ge_dialect import api
 from ge_dialect.tools.ge_run import main as ge_run
@@ -126,6 +128,12 @@ def attribute(node: onnx.NodeProto, key: str, default=None):
     return default
 
 
+def channels(value: SSAValue) -> int:
+    """The channel count (dimension 1) of a tensor value."""
+    assert isinstance(value.type, TensorType)
+    return value.type.get_shape()[1]
+
+
 def initializers(name: str) -> dict[str, np.ndarray]:
     model = onnx.load(model_path(name))
     return {t.name: onnx.numpy_helper.to_array(t) for t in model.graph.initializer}
@@ -154,9 +162,9 @@ def test_inception_has_unaligned_branches_and_ceil_mode_pools():
     concats = [op for op in module.walk() if op.name == "ge.concat"]
     assert len(concats) == 2
     for op in concats:
-        channels = [o.type.get_shape()[1] for o in op.operands]
-        assert len(channels) == 4 and any(c % 16 for c in channels), channels
-        assert op.results[0].type.get_shape()[1] % 16, "the concat itself is unaligned"
+        inputs = [channels(o) for o in op.operands]
+        assert len(inputs) == 4 and any(c % 16 for c in inputs), inputs
+        assert channels(op.results[0]) % 16, "the concat itself is unaligned"
 
 
 def test_encoder_has_parallel_attention_heads():

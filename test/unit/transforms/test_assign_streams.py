@@ -30,7 +30,7 @@ where pairwise rules (GE, XLA) keep a wait the pass drops.  Outside the oracle, 
 the recorded report, drive the deadlock check on hand-made blocks (a cycle; a wait before
 its record without a cycle), and check the graph algorithms of `ge_dialect.utils.graphs`
 against brute force (matching, windowed transitive reduction, lowest reachable targets,
-chain cover).  The linear-time steps of issue 11 are checked against the code they replaced
+chain cover).  The linear-time steps are checked against the quadratic code they replaced
 (the merge of the lightest chains, negative and zero weights included, the ineffective
 multi-stream moves, the kept-wait filter at a join, Hopcroft-Karp before its greedy first
 phase), functions in nested modules are assigned in walk order, and a fan-out of 200
@@ -67,6 +67,7 @@ from transforms import get_all_passes, reports
 from transforms.assign_streams import (
     AssignStreamsPass,
     InternalError,
+    Mode,
     StreamReport,
     _assign,
     _build_graph,
@@ -113,6 +114,7 @@ def original_of(module: ModuleOp) -> Original:
         """The ops `value` waits for: its producer, through wait_tensor chains."""
         if value not in sources:
             owner = value.owner
+            found: frozenset[Operation | None]
             if isinstance(owner, Block):
                 found = frozenset([None])
             elif isinstance(owner, ge.ConstOp):
@@ -124,7 +126,10 @@ def original_of(module: ModuleOp) -> Original:
             sources[value] = found
         return sources[value]
 
-    ops, compute, deps, labels = [], [], [], {}
+    ops: list[Operation] = []
+    compute: list[Operation] = []
+    deps: list[tuple[Operation | None, Operation]] = []
+    labels: dict[Operation, stream.LabelAttr] = {}
     position: dict[Operation, int] = {}
     for op in block.ops:
         if isinstance(op, stream.WaitTensorOp):
@@ -186,10 +191,11 @@ class Oracle:
                 self.preds[i].append(last[s])
                 self.stream_pred[i] = last[s]
             last[s] = i
-            op = self.nodes[i]
-            if isinstance(op, stream.WaitOp):
-                record = op.event.owner
-                assert record in self.index, "a wait's event is not from a record of this block"
+            node = self.nodes[i]
+            if isinstance(node, stream.WaitOp):
+                record = node.event.owner
+                assert isinstance(record, Operation) and record in self.index, (
+                    "a wait's event is not from a record of this block")
                 self.preds[i].append(self.index[record])
         self.preds[self.exit].append(last[0])
         self.waits = [i for i in range(1, self.exit) if isinstance(self.nodes[i], stream.WaitOp)]
@@ -275,7 +281,9 @@ def check_ordering(orig: Original, module: ModuleOp, check_minimal: bool = True)
         for w in oracle.waits:
             if not broken(reqs, oracle.ancestors(without=w)):
                 wait = oracle.nodes[w]
+                assert isinstance(wait, stream.WaitOp)
                 record = wait.event.owner
+                assert isinstance(record, stream.RecordOp)
                 what = ", ".join(str(v.owner.name) if isinstance(v.owner, Operation) else "arg"
                                  for v in record.operands)
                 raise AssertionError(
@@ -299,13 +307,13 @@ def check_structure(orig: Original, module: ModuleOp, mode: str, max_streams: in
     waited = {op.event.owner for op in after if isinstance(op, stream.WaitOp)}
     for op in after:
         if isinstance(op, stream.WaitOp):
-            assert stream.stream_of(op) != stream.stream_of(op.event.owner)
+            assert stream.stream_of(op) != recorded_on(op)
     for op in after:
         if isinstance(op, stream.RecordOp):
             assert op in waited, "a record nobody waits for"
     for op, label in orig.labels.items():
         assert op.attributes.get(stream.LABEL) == label, f"{op.name} lost its stream.label"
-    sid = {op: stream.stream_of(op) for op in orig.compute}
+    sid = {op: stream_id(op) for op in orig.compute}
     used = set(sid.values())
     assert used | {0} == set(range(max(used | {0}) + 1)), f"stream ids have holes: {sorted(used)}"
     if mode == "single":
@@ -338,7 +346,9 @@ def check_numbers(orig: Original, module: ModuleOp, seed: int = 0) -> None:
     """Property (6): the reference interpreter gives identical outputs before and after."""
     block = function_block(orig.clone)
     rng = np.random.default_rng(seed)
-    inputs = [rng.uniform(-1, 1, tuple(a.type.get_shape())).astype(np.float32) for a in block.args]
+    shapes = [a.type.get_shape() for a in block.args if isinstance(a.type, TensorType)]
+    assert len(shapes) == len(block.args)
+    inputs = [rng.uniform(-1, 1, tuple(shape)).astype(np.float32) for shape in shapes]
     with np.errstate(all="ignore"):
         before = run_function(orig.clone, inputs)
         after = run_function(module, inputs)
@@ -347,7 +357,7 @@ def check_numbers(orig: Original, module: ModuleOp, seed: int = 0) -> None:
         assert b.dtype == a.dtype and np.array_equal(b, a, equal_nan=True)
 
 
-def assign(module: ModuleOp, mode: str = "labels", max_streams: int = 8, numbers: bool = True,
+def assign(module: ModuleOp, mode: Mode = "labels", max_streams: int = 8, numbers: bool = True,
            minimal: bool = True) -> Result:
     """Runs the pass in place on `module` and checks every property; returns the result."""
     orig = original_of(module)
@@ -373,6 +383,20 @@ def waits_of(module: ModuleOp) -> list[stream.WaitOp]:
     return [op for op in function_block(module).ops if isinstance(op, stream.WaitOp)]
 
 
+def stream_id(op: Operation) -> int:
+    """The stream of an assigned op."""
+    sid = stream.stream_of(op)
+    assert sid is not None, f"{op.name} has no stream.id"
+    return sid
+
+
+def recorded_on(wait: stream.WaitOp) -> int:
+    """The stream of the record `wait` waits for."""
+    record = wait.event.owner
+    assert isinstance(record, stream.RecordOp)
+    return stream_id(record)
+
+
 # --------------------------------------------------------------------------------------
 # Random DAGs
 # --------------------------------------------------------------------------------------
@@ -386,7 +410,7 @@ class Recipe:
     labels: list[tuple[str, int]]  # name, priority (one per label)
     steps: list[tuple]  # (kind, label index or None, inner_parallel, operand picks...)
     outputs: list[int]
-    mode: str
+    mode: Mode
     max_streams: int
 
     def build(self) -> ModuleOp:
@@ -529,10 +553,10 @@ def test_oracle_rejects_a_redundant_wait() -> None:
     a = next(op for op in ops if isinstance(op, ge.ReluOp))
     c = next(op for op in ops if isinstance(op, ge.AddOp))
     record = stream.RecordOp(list(a.results))
-    record.attributes[stream.ID] = stream.StreamIdAttr(stream.stream_of(a))
+    record.attributes[stream.ID] = stream.StreamIdAttr(stream_id(a))
     Rewriter.insert_op(record, InsertPoint.after(a))
     wait = stream.WaitOp(record.event)
-    wait.attributes[stream.ID] = stream.StreamIdAttr(stream.stream_of(c))
+    wait.attributes[stream.ID] = stream.StreamIdAttr(stream_id(c))
     Rewriter.insert_op(wait, InsertPoint.before(c))
     with pytest.raises(AssertionError, match="redundant wait"):
         check_ordering(orig, module)
@@ -548,10 +572,10 @@ def test_oracle_rejects_a_cycle() -> None:
     a = next(op for op in ops if isinstance(op, ge.ReluOp))
     # c's stream records after c, and a's stream waits for it before a
     record = stream.RecordOp(list(c.results))
-    record.attributes[stream.ID] = stream.StreamIdAttr(stream.stream_of(c))
+    record.attributes[stream.ID] = stream.StreamIdAttr(stream_id(c))
     Rewriter.insert_op(record, InsertPoint.after(c))
     wait = stream.WaitOp(record.event)
-    wait.attributes[stream.ID] = stream.StreamIdAttr(stream.stream_of(a))
+    wait.attributes[stream.ID] = stream.StreamIdAttr(stream_id(a))
     Rewriter.insert_op(wait, InsertPoint.before(a))
     with pytest.raises(AssertionError, match="cycle"):
         check_ordering(orig, module)
@@ -580,7 +604,7 @@ def test_transitive_wait_through_a_third_stream_is_dropped() -> None:
     """a -> c is implied by a -> b -> c: one wait per edge would keep 3 (+ join), pairwise
     rules keep a -> c too; the pass keeps only the waits the others do not imply."""
     result = assign(three_streams())
-    pairs = {(stream.stream_of(w.event.owner), stream.stream_of(w)) for w in waits_of(result.module)}
+    pairs = {(recorded_on(w), stream.stream_of(w)) for w in waits_of(result.module)}
     # a on 0 -> b on 1, b on 1 -> c on 2, c on 2 -> return on 0 (the join); no 0 -> 2
     assert pairs == {(0, 1), (1, 2), (2, 0)}
     # fork: the function has an argument, but b's stream starts after a (after the entry)
@@ -620,7 +644,7 @@ def test_wait_tensor_edge_across_streams_becomes_one_event() -> None:
     z = g.sigmoid(y)
     result = assign(g.build([z]), "labels")
     # fork 0 -> 1 (entry), a -> z on 0; a's join into the return is implied by a -> z
-    pairs = sorted((stream.stream_of(w.event.owner), stream.stream_of(w)) for w in waits_of(result.module))
+    pairs = sorted((recorded_on(w), stream.stream_of(w)) for w in waits_of(result.module))
     assert pairs == [(0, 1), (1, 0)]
 
 
@@ -637,7 +661,7 @@ def test_a_long_chain_of_wait_tensors_does_not_recurse() -> None:
     module = g.build([g.sigmoid(x)])
     AssignStreamsPass().apply(make_context(), module)
     verify_module(module, "<assigned>")
-    pairs = sorted((stream.stream_of(w.event.owner), stream.stream_of(w)) for w in waits_of(module))
+    pairs = sorted((recorded_on(w), stream.stream_of(w)) for w in waits_of(module))
     assert pairs == [(0, 1), (1, 0)]  # the fork into "1", then relu -> sigmoid
 
 
@@ -723,7 +747,7 @@ def test_every_function_is_assigned_and_declarations_are_skipped() -> None:
     assert not functions[0].body.blocks
     for fn in functions[1:]:
         ops = list(fn.body.block.ops)
-        pairs = sorted((stream.stream_of(w.event.owner), stream.stream_of(w))
+        pairs = sorted((recorded_on(w), stream.stream_of(w))
                        for w in ops if isinstance(w, stream.WaitOp))
         assert pairs == [(0, 1), (1, 0)]  # fork into label "1", sigmoid -> add
 
@@ -834,7 +858,7 @@ def test_deadlock_check_accepts_records_before_waits() -> None:
 
 def test_deadlock_check_accepts_a_wait_before_its_record_without_a_cycle() -> None:
     """Stream 1 waits for stream 0's record, which comes later in the block: not all edges
-    run forward, so the check falls back to Kahn's algorithm, which finds no cycle."""
+    run forward, but every op can start (the record, then the wait): no cycle."""
     block = Block(arg_types=[TensorType(Float32Type(), list(SHAPE))])
     record = stream.RecordOp([block.args[0]])
     wait = stream.WaitOp(record.event)
@@ -932,8 +956,8 @@ def test_max_bipartite_matching_is_a_maximum_matching(graph) -> None:
     assert len(matched) == best
 
 
-def hopcroft_karp_before_issue_11(left: int, adjacency, right: int) -> list[int]:
-    """graphs.max_bipartite_matching before issue 11 item 4 (its first phase a breadth-first
+def hopcroft_karp_without_greedy_start(left: int, adjacency, right: int) -> list[int]:
+    """graphs.max_bipartite_matching as it was (its first phase a breadth-first
     search and depth-first searches, not a greedy pass): the reference of the greedy pass."""
     match_l, match_r = [-1] * left, [-1] * right
     infinity = left + right + 1
@@ -991,7 +1015,7 @@ def test_max_bipartite_matching_matches_the_version_before_its_greedy_phase(
     adjacency = [data.draw(st.lists(st.integers(0, right - 1), max_size=5)) if right else []
                  for _ in range(left)]
     assert graphs.max_bipartite_matching(left, adjacency, right) == (
-        hopcroft_karp_before_issue_11(left, adjacency, right))
+        hopcroft_karp_without_greedy_start(left, adjacency, right))
 
 
 @st.composite
@@ -1051,7 +1075,7 @@ def test_chain_cover_covers_the_group_with_chains(dag, fanout, window) -> None:
 
 
 def quadratic_merge_lightest(chains, limit, weight):
-    """merge_lightest as it was before issue 11 (re-sorting and re-summing every chain per
+    """merge_lightest as it was when quadratic (re-sorting and re-summing every chain per
     merge): the reference of the heap."""
     merged = [list(c) for c in chains]
     while len(merged) > limit:
@@ -1093,7 +1117,7 @@ def test_not_implied_keeps_what_the_pairwise_definition_keeps(data) -> None:
 
 
 def quadratic_remove_ineffective(graph, keys) -> None:
-    """_remove_ineffective_multi_stream as it was before issue 11 (sorted member lists
+    """_remove_ineffective_multi_stream as it was when quadratic (sorted member lists
     updated by insertion): the reference of the bisection over first members."""
     import bisect
 
@@ -1178,7 +1202,8 @@ def test_a_wide_fan_out_joins_with_one_wait_per_stream(mode, labelled) -> None:
     result = assign(wide(200, labelled), mode, numbers=False)
     into_return = []
     op = function_block(result.module).last_op
+    assert op is not None
     while isinstance(op.prev_op, stream.WaitOp):
         op = op.prev_op
-        into_return.append(stream.stream_of(op.event.owner))
+        into_return.append(recorded_on(op))
     assert into_return and len(into_return) == len(set(into_return))

@@ -5,7 +5,7 @@ with the machine's caches (its control walk grows too).  This counts instead wha
 interpreter executes: the Python lines run by the pass (its own and the xDSL code it calls),
 through `sys.settrace`, on the bench's own shapes (`wide`, `deep`, `random`) in both modes,
 at 500 and 8,000 compute ops (both sides of the transitive reduction's window of 1,024).
-A quadratic step of the kind issue 11 removed (a re-sum of every stream per merge, a
+A quadratic step of the kind the pass once had (a re-sum of every stream per merge, a
 pairwise filter at a join of thousands of producers) runs lines per pair, so lines per op
 grow with the size; a linear pass runs the same lines per op.  Not counted: work inside a
 builtin (a `sorted` or a `list.index` in a loop is one line per call, whatever it costs).
@@ -22,19 +22,24 @@ import importlib
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from types import FrameType
+from typing import TypeVar
 
 import pytest
+from xdsl.dialects.builtin import ModuleOp
 
 from ge_dialect.ir.registry import make_context
-from transforms.assign_streams import AssignStreamsPass
+from transforms.assign_streams import AssignStreamsPass, Mode
 
 BENCH = Path(__file__).resolve().parents[3] / "bench"
 SMALL, LARGE = 500, 8000
 GROWTH = 1.1
 """Lines per op at LARGE may exceed those at SMALL by 10% (a 16x larger graph; a step that
 is quadratic over the whole graph would give 16x, one over a join of the fan-out 16x)."""
+
+T = TypeVar("T")
 
 
 def bench_shapes() -> dict[str, Callable]:
@@ -64,7 +69,11 @@ def counting_lines() -> Iterator[list[int]]:
         sys.settrace(previous)
 
 
-def lines_per_op(make: Callable[[], object], n_ops: int, run: Callable[[object], None]) -> float:
+def numbers(n: int) -> list[int]:
+    return list(range(n))
+
+
+def lines_per_op(make: Callable[[], T], n_ops: int, run: Callable[[T], None]) -> float:
     subject = make()
     with counting_lines() as count:
         run(subject)
@@ -85,22 +94,22 @@ def test_the_counter_sees_a_quadratic_step():
             if a:
                 pass
 
-    quadratic = [lines_per_op(lambda n=n: list(range(n)), n, pairwise) for n in (50, 800)]
-    linear = [lines_per_op(lambda n=n: list(range(n)), n, single) for n in (50, 800)]
+    quadratic = [lines_per_op(partial(numbers, n), n, pairwise) for n in (50, 800)]
+    linear = [lines_per_op(partial(numbers, n), n, single) for n in (50, 800)]
     assert quadratic[1] / quadratic[0] > 10
     assert linear[1] / linear[0] < GROWTH
 
 
 @pytest.mark.parametrize("mode", ["labels", "auto"])
 @pytest.mark.parametrize("shape", ["wide", "deep", "random"])
-def test_lines_per_op_are_flat_from_500_to_8000_ops(shape: str, mode: str) -> None:
+def test_lines_per_op_are_flat_from_500_to_8000_ops(shape: str, mode: Mode) -> None:
     make = bench_shapes()[shape]
     ctx = make_context()
 
-    def run(module: object) -> None:
-        AssignStreamsPass(mode=mode).apply(ctx, module)  # type: ignore[arg-type]
+    def run(module: ModuleOp) -> None:
+        AssignStreamsPass(mode=mode).apply(ctx, module)
 
-    small, large = (lines_per_op(lambda n=n: make(n, mode == "labels"), n, run)
+    small, large = (lines_per_op(partial(make, n, mode == "labels"), n, run)
                     for n in (SMALL, LARGE))
     assert large / small < GROWTH, (
         f"{shape}, mode {mode}: {small:.1f} lines per op at {SMALL} ops, {large:.1f} at {LARGE}"
@@ -108,7 +117,7 @@ def test_lines_per_op_are_flat_from_500_to_8000_ops(shape: str, mode: str) -> No
 
 
 @pytest.mark.parametrize("mode", ["labels", "auto"])
-def test_the_pass_leaves_no_cyclic_garbage(mode: str) -> None:
+def test_the_pass_leaves_no_cyclic_garbage(mode: Mode) -> None:
     """Everything the pass drops is freed by reference counting (the graph in the bench's
     `random` shape: no wait_tensor, whose erased op is a cycle of xDSL's own)."""
     module = bench_shapes()["random"](300, mode == "labels")

@@ -40,7 +40,7 @@ from transforms.authoring import (
     run_patterns,
     value,
 )
-from transforms.statistics import take
+from transforms.reports import take_statistics
 
 
 def load_example(name: str) -> ModuleType:
@@ -330,6 +330,7 @@ def test_replacement_that_does_not_verify_names_the_pattern():
         match = op(ge.AddOp, op(ge.MatMulOp, bias=None, bind="mm"), const(bind="bias"))
 
         def rewrite(self, m: Match) -> Operation:  # a bias of the wrong length
+            assert isinstance(m.root, ge.AddOp)
             return ge.MatMulOp(m.mm.a, m.mm.b, m.mm.a, m.root.output.type)
 
     with pytest.raises(
@@ -379,7 +380,7 @@ def test_raising_pattern_through_ge_opt_prints_one_line_and_no_output(tmp_path, 
 def test_statistics_count_each_pattern():
     module = parse(MATMUL_ADD)
     api.compile(module, "fuse-matmul-bias,fuse-silu")
-    assert take(module) == {
+    assert take_statistics(module) == {
         "fuse-matmul-bias": {"matmul-add-bias applied": 1},
         "fuse-silu": {"mul-sigmoid-silu applied": 0},
     }

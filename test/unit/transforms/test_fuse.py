@@ -27,15 +27,24 @@ import re
 import warnings
 from collections import Counter
 from collections.abc import Sequence
+from typing import TypeVar
 
 import numpy as np
 import onnx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from onnx import helper
-from xdsl.dialects.builtin import FusedLoc, ModuleOp, NameLoc, StringAttr, UnknownLoc
-from xdsl.ir import Operation, SSAValue
+from onnx import NodeProto, helper
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    FusedLoc,
+    ModuleOp,
+    NameLoc,
+    StringAttr,
+    TensorType,
+    UnknownLoc,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.printer import Printer
 from xdsl.transforms.canonicalize import CanonicalizePass
 
@@ -79,8 +88,25 @@ def op_counts(module: ModuleOp) -> Counter[str]:
     return Counter(op.name for op in ge_ops(module))
 
 
-def ops_named(module: ModuleOp, name: str) -> list[Operation]:
-    return [op for op in module.walk() if op.name == name]
+OpT = TypeVar("OpT", bound=Operation)
+
+
+def ops_of(module: ModuleOp, kind: type[OpT]) -> list[OpT]:
+    """The ops of class `kind` in `module`, in walk order."""
+    return [op for op in module.walk() if isinstance(op, kind)]
+
+
+def const_array(value: SSAValue | None) -> np.ndarray:
+    """The logical array of the `ge.const` that defines `value`."""
+    assert value is not None and isinstance(value.owner, ge.ConstOp), value
+    return value.owner.logical_array()
+
+
+def entry_block(op: Operation) -> Block:
+    """The block holding `op` (the function body in these tests)."""
+    block = op.parent_block()
+    assert block is not None
+    return block
 
 
 def text(module: ModuleOp) -> str:
@@ -105,18 +131,29 @@ def bn_arrays(rng, c, dtype=F32) -> list[np.ndarray]:
             rng.uniform(-0.3, 0.3, c).astype(dtype), rng.uniform(0.1, 10.0, c).astype(dtype)]
 
 
+def bn_of(b: GraphBuilder, x: Tensor, arrays: Sequence[np.ndarray],
+          epsilon: float = 1e-5) -> Tensor:
+    """A batch_norm of `x` whose gamma, beta, mean and variance are constants of `arrays`."""
+    gamma, beta, mean, var = (b.const(a) for a in arrays)
+    return b.batch_norm(x, gamma, beta, mean, var, epsilon=epsilon)
+
+
 def bn(b: GraphBuilder, x: Tensor, rng, dtype=F32, epsilon=1e-5) -> Tensor:
-    return b.batch_norm(x, *(b.const(a) for a in bn_arrays(rng, x.shape[1], dtype)),
-                        epsilon=epsilon)
+    return bn_of(b, x, bn_arrays(rng, x.shape[1], dtype), epsilon)
 
 
 def locate(t: Tensor, name: str) -> Tensor:
-    t.value.owner.location = NameLoc(StringAttr(name), UnknownLoc())
+    owner = t.value.owner
+    assert isinstance(owner, Operation)
+    owner.location = NameLoc(StringAttr(name), UnknownLoc())
     return t
 
 
-def loc_names(loc) -> set[str]:
-    inner = loc.locations.data if isinstance(loc, FusedLoc) else (loc,)
+def loc_names(loc: Attribute) -> set[str]:
+    inner: Sequence[Attribute] = (loc,)
+    if isinstance(loc, FusedLoc):
+        assert isinstance(loc.locations, ArrayAttr)
+        inner = loc.locations.data
     return {x.desc.data for x in inner if isinstance(x, NameLoc)}
 
 
@@ -149,7 +186,9 @@ def _fusable_conv(value: SSAValue, user: Operation, allow_residual: bool) -> boo
 def _per_channel(value: SSAValue, out_type) -> bool:
     if not _readable(value):
         return False
-    shape = list(value.type.get_shape())
+    t = value.type
+    assert isinstance(t, TensorType)
+    shape = list(t.get_shape())
     if len(shape) > 4:
         return False
     shape = [1] * (4 - len(shape)) + shape
@@ -158,7 +197,7 @@ def _per_channel(value: SSAValue, out_type) -> bool:
 
 def missed_fusions(module: ModuleOp) -> list[Operation]:
     """Ops `--fuse` leaves although a conv producing their operand could absorb them."""
-    missed = []
+    missed: list[Operation] = []
     for op in module.walk():
         if isinstance(op, ge.BatchNormOp):
             if _fusable_conv(op.input, op, False) and all(
@@ -276,8 +315,9 @@ def chains(draw) -> dict:
         blocks.append(dict(conv=conv, post=post, labels=labels))
         c = conv["cout"]
         kh, kw = conv["kernel"]
-        h = _out_size(h, kh, conv["strides"][0], *conv["pads"][:2], conv["dilations"][0])
-        w = _out_size(w, kw, conv["strides"][1], *conv["pads"][2:], conv["dilations"][1])
+        top, bottom, left, right = conv["pads"]
+        h = _out_size(h, kh, conv["strides"][0], top, bottom, conv["dilations"][0])
+        w = _out_size(w, kw, conv["strides"][1], left, right, conv["dilations"][1])
     return dict(dtype=dtype, seed=draw(st.integers(0, 2**16)), input=input_shape, blocks=blocks)
 
 
@@ -285,7 +325,7 @@ def build_chain(spec: dict, compute: np.dtype | None = None) -> tuple[ModuleOp, 
     """The spec's graph and inputs.  Data is drawn in the spec's dtype and, with `compute`
     (fp32 for an fp16 spec), built in that dtype from the same (exactly representable) data."""
     dtype = np.dtype(DTYPES[spec["dtype"]])
-    compute = np.dtype(compute or dtype)
+    compute = np.dtype(dtype if compute is None else compute)
     rng = np.random.default_rng(spec["seed"])
 
     def data(a: np.ndarray, param_f32: bool = False) -> np.ndarray:
@@ -337,8 +377,8 @@ def build_chain(spec: dict, compute: np.dtype | None = None) -> tuple[ModuleOp, 
             scope = labelled(label)
             scope.__enter__()
             if kind == "bn":
-                x = b.batch_norm(x, *(b.const(data(a, p[1])) for a in
-                                      bn_arrays(rng, x.shape[1], np.float64)), epsilon=p[2])
+                arrays = [data(a, p[1]) for a in bn_arrays(rng, x.shape[1], np.float64)]
+                x = bn_of(b, x, arrays, p[2])
             elif kind in ("mul", "add", "sub", "rsub"):
                 k = constant(p[1], x, kind == "mul")
                 if kind == "mul":
@@ -412,7 +452,7 @@ def _check_chain(spec: dict) -> None:
     out = run_function(fused, inputs)
     refs = [run_function(module, inputs)]
     if dtype == np.float16:  # also the same graph in fp32 on the same (fp16-exact) data
-        ref32, inputs32 = build_chain(spec, F32)
+        ref32, inputs32 = build_chain(spec, np.dtype(F32))
         refs.append(run_function(ref32, inputs32))
     for ref in refs:
         for a, r in zip(out, ref, strict=True):
@@ -444,14 +484,14 @@ def conv_block(dtype=F32, bias=True, groups=1, c=4, cout=6, seed=0):
     x = b.input("x", [2, c, 5, 5], dtype)
     w = weights(rng, (cout, c // groups, 3, 3), dtype)
     bias_v = uniform(rng, (cout,), dtype, -0.5, 0.5) if bias else None
-    conv = b.conv2d(x, b.const(w), b.const(bias_v) if bias else None, pads=(1, 1, 1, 1),
+    conv = b.conv2d(x, b.const(w), None if bias_v is None else b.const(bias_v), pads=(1, 1, 1, 1),
                     groups=groups)
     return b, rng, x, conv, w, bias_v, uniform(rng, (2, c, 5, 5), dtype)
 
 
 def only_fused(module: ModuleOp) -> ge.FusedConv2DOp:
     counts = op_counts(module)
-    (op,) = ops_named(module, "ge.fused_conv2d")
+    (op,) = ops_of(module, ge.FusedConv2DOp)
     assert set(counts) == {"ge.const", "ge.fused_conv2d"}, counts
     return op
 
@@ -468,10 +508,9 @@ def test_batch_norm_folds_in_float64_and_rounds_once(dtype, bias):
     gamma, beta, mean, var = (p.astype(np.float64) for p in params)
     s = gamma / np.sqrt(var + float(np.float32(1e-3)))
     b0 = np.zeros(6) if bv is None else bv.astype(np.float64)
-    np.testing.assert_array_equal(op.filter.owner.logical_array(),
+    np.testing.assert_array_equal(const_array(op.filter),
                                   (w.astype(np.float64) * s.reshape(-1, 1, 1, 1)).astype(dtype))
-    np.testing.assert_array_equal(op.bias.owner.logical_array(),
-                                  ((b0 - mean) * s + beta).astype(dtype))
+    np.testing.assert_array_equal(const_array(op.bias), ((b0 - mean) * s + beta).astype(dtype))
     assert op.activation.data == ge.Activation.NONE and op.residual is None
     assert_same_numbers(module, fused, [x], dtype)
 
@@ -485,11 +524,11 @@ def test_scale_and_shift_fold_into_weight_and_bias():
     fused = fuse(module)
     op = only_fused(fused)
     s64, t64 = s.reshape(-1).astype(np.float64), t.reshape(-1).astype(np.float64)
-    np.testing.assert_array_equal(op.filter.owner.logical_array(),
+    np.testing.assert_array_equal(const_array(op.filter),
                                   (w.astype(np.float64) * s64.reshape(-1, 1, 1, 1)).astype(F32))
     # two roundings: b*s, then + t
     np.testing.assert_array_equal(
-        op.bias.owner.logical_array(),
+        const_array(op.bias),
         (((bv.astype(np.float64) * s64).astype(F32)).astype(np.float64) + t64).astype(F32))
     assert_same_numbers(module, fused, [x], F32)
 
@@ -508,8 +547,8 @@ def test_subtraction_of_a_per_channel_constant_folds(dtype, bias, conv_first):
     op = only_fused(fused)
     t64 = t.reshape(-1).astype(np.float64)
     b64 = np.zeros(6) if bv is None else bv.astype(np.float64)
-    np.testing.assert_array_equal(op.filter.owner.logical_array(), w if conv_first else -w)
-    np.testing.assert_array_equal(op.bias.owner.logical_array(),
+    np.testing.assert_array_equal(const_array(op.filter), w if conv_first else -w)
+    np.testing.assert_array_equal(const_array(op.bias),
                                   (b64 - t64 if conv_first else t64 - b64).astype(dtype))
     assert_same_numbers(module, fused, [x], dtype)
 
@@ -524,7 +563,7 @@ def test_subtraction_after_a_residual_folds_only_with_the_conv_first():
     module = b.build([y1, y2])
     fused = fuse(module)
     assert op_counts(fused) == Counter({"ge.const": 4, "ge.fused_conv2d": 2, "ge.sub": 1})
-    (sub,) = ops_named(fused, "ge.sub")
+    (sub,) = ops_of(fused, ge.SubOp)
     assert isinstance(sub.lhs.owner, ge.ConstOp) and isinstance(sub.rhs.owner, ge.FusedConv2DOp)
     assert_same_numbers(module, fused, [x], F32)
 
@@ -574,7 +613,7 @@ def test_either_operand_order_of_mul_and_add_folds(conv_first):
 def test_add_and_mul_of_other_ranks_are_left_alone():
     """A constant operand of a rank-1 add or mul is no conv's shift or scale (this crashed)."""
     b = GraphBuilder()
-    x = b.input("x", [4], F32)
+    x = b.input("x", [4], "f32")
     k = b.const(np.ones(4, F32))
     module = b.build([b.add(x, k), b.mul(k, x)])
     assert op_counts(fuse(module)) == op_counts(module)
@@ -582,10 +621,11 @@ def test_add_and_mul_of_other_ranks_are_left_alone():
 
 def test_operand_orders_follow_the_commutative_trait():
     b = GraphBuilder()
-    x, y = b.input("x", [4], F32), b.input("y", [4], F32)
+    x, y = b.input("x", [4], "f32"), b.input("y", [4], "f32")
     outs = [b.add(x, y), b.mul(x, y), b.sub(x, y)]
     b.build(outs)
     add, mul, sub = (t.value.owner for t in outs)
+    assert isinstance(add, ge.AddOp) and isinstance(mul, ge.MulOp) and isinstance(sub, ge.SubOp)
     assert operand_orders(add) == ((add.lhs, add.rhs), (add.rhs, add.lhs))
     assert operand_orders(mul) == ((mul.lhs, mul.rhs), (mul.rhs, mul.lhs))
     assert operand_orders(sub) == ((sub.lhs, sub.rhs),)  # not Commutative: as written only
@@ -615,7 +655,7 @@ def test_activation_fuses(case, dtype):
     if alpha is None:
         assert op.alpha is None
     else:
-        assert op.alpha.value.data == pytest.approx(alpha)
+        assert op.alpha is not None and op.alpha.value.data == pytest.approx(alpha)
     out = assert_same_numbers(module, fused, [x], dtype)
     if case in ("relu6", "clip_0_6"):
         assert (out[0] == 6).any() and (out[0] == 0).any()
@@ -644,7 +684,7 @@ def test_residual_then_activation_fuses_into_one_op():
     module = b.build([b.relu(b.add(xin, bn(b, conv, rng)))])
     fused = fuse(module)
     op = only_fused(fused)
-    assert op.residual == op.parent_block().args[0]  # the clone's %x
+    assert op.residual == entry_block(op).args[0]  # the clone's %x
     assert op.activation.data == ge.Activation.RELU
     assert_same_numbers(module, fused, [x], F32)
 
@@ -669,9 +709,11 @@ def test_residual_of_two_convs_fuses_into_the_later(side_first, main_lhs):
     module = b.build([y, unrelated])
     fused = fuse(module)
     assert op_counts(fused) == Counter({"ge.const": 4, "ge.fused_conv2d": 2, "ge.sigmoid": 1})
-    first, last = ops_named(fused, "ge.fused_conv2d")
+    first, last = ops_of(fused, ge.FusedConv2DOp)
     later_kernel = (1, 1) if not side_first else (3, 3)
-    assert tuple(last.filter.type.get_shape()[2:]) == later_kernel
+    filter_type = last.filter.type
+    assert isinstance(filter_type, TensorType)
+    assert tuple(filter_type.get_shape()[2:]) == later_kernel
     assert last.residual == first.output and last.activation.data == ge.Activation.RELU
     assert first.residual is None and first.activation.data == ge.Activation.NONE
     assert_same_numbers(module, fused, [uniform(rng, (1, 4, 6, 6), F32)], F32)
@@ -712,8 +754,9 @@ def test_full_chain_folds_into_one_op_at_the_last_position():
     fused = fuse(module)
     body = [op for op in fused.walk() if op.name in ("ge.sigmoid", "ge.fused_conv2d")]
     assert [op.name for op in body] == ["ge.sigmoid", "ge.fused_conv2d"]
-    op = body[1]
-    assert op.residual == body[0].output and op.activation.data == ge.Activation.LEAKY_RELU
+    side_op, op = body
+    assert isinstance(side_op, ge.SigmoidOp) and isinstance(op, ge.FusedConv2DOp)
+    assert op.residual == side_op.output and op.activation.data == ge.Activation.LEAKY_RELU
     assert loc_names(op.location) == {"conv", "bn", "mul", "shift", "res", "act"}
     assert_same_numbers(module, fused, [x], F32)
 
@@ -776,8 +819,9 @@ def test_non_constant_batch_norm_parameter_blocks_the_fold():
 def test_elided_weight_blocks_folding():
     b, rng, _, conv, *_, x = conv_block(bias=False)
     module = b.build([bn(b, conv, rng)])
-    (conv_op,) = ops_named(module, "ge.conv2d")
+    (conv_op,) = ops_of(module, ge.Conv2DOp)
     w_op = conv_op.filter.owner
+    assert isinstance(w_op, ge.ConstOp)
     w_op.properties["value"] = ge.ElidedAttr()
     assert op_counts(fuse(module)) == op_counts(module)
 
@@ -791,12 +835,12 @@ def test_shared_weight_is_not_changed():
     c1 = b.conv2d(x, w, bias, pads=(1, 1, 1, 1))
     c2 = b.conv2d(x, w, bias, pads=(1, 1, 1, 1))
     module = b.build([bn(b, c1, rng), c2])
-    w_before = w.value.owner.logical_array().copy()
+    w_before = const_array(w.value).copy()
     fused = fuse(module)
     counts = op_counts(fused)
     assert counts["ge.fused_conv2d"] == 1 and counts["ge.conv2d"] == 1
-    (plain,) = ops_named(fused, "ge.conv2d")
-    np.testing.assert_array_equal(plain.filter.owner.logical_array(), w_before)
+    (plain,) = ops_of(fused, ge.Conv2DOp)
+    np.testing.assert_array_equal(const_array(plain.filter), w_before)
     xin = uniform(rng, (1, 4, 5, 5), F32)
     assert_same_numbers(module, fused, [xin], F32)
     # the unfused conv computes exactly what it did
@@ -816,7 +860,7 @@ def test_stream_labels_must_match_and_are_kept():
     fused = fuse(module)
     assert op_counts(fused) == Counter({"ge.const": 3, "ge.fused_conv2d": 1, "ge.conv2d": 1,
                                         "ge.relu": 1})
-    (f,) = ops_named(fused, "ge.fused_conv2d")
+    (f,) = ops_of(fused, ge.FusedConv2DOp)
     assert f.attributes[stream.LABEL] == stream.LabelAttr("1", 2, True)
     assert f.activation.data == ge.Activation.RELU
     assert_same_numbers(module, fused, [uniform(rng, (1, 4, 5, 5), F32)], F32)
@@ -902,7 +946,7 @@ def test_nc1hwc0_input_and_fractal_z_weights(dtype, c0, filt):
     cout = w_shape[0]
     conv = b.conv2d(x, w, b.const(uniform(rng, (cout,), dtype, -0.5, 0.5)), strides=(1, 2),
                     pads=(1, 0, 2, 1), groups=groups)
-    y = b.batch_norm(conv, *(b.const(a) for a in bn_arrays(rng, cout, F32)))
+    y = bn_of(b, conv, bn_arrays(rng, cout, F32))
     y = b.mul(y, b.const(uniform(rng, (1, cout, 1, 1), dtype, 0.5, 2), format="NC1HWC0", c0=c0))
     y = b.add(y, b.const(uniform(rng, (cout, 1, 1), dtype)))
     r = b.input("r", list(y.shape), dtype, format="NC1HWC0", c0=c0)
@@ -912,7 +956,7 @@ def test_nc1hwc0_input_and_fractal_z_weights(dtype, c0, filt):
     op = only_fused(fused)
     assert op.filter.type == w.type  # FRACTAL_Z with the op's groups and c0
     assert op.input.type == x.type and op.output.type == y.type
-    assert op.residual == op.parent_block().args[1] and op.activation.data == ge.Activation.SIGMOID
+    assert op.residual == entry_block(op).args[1] and op.activation.data == ge.Activation.SIGMOID
     inputs = [uniform(rng, x.shape, dtype), uniform(rng, r.shape, dtype)]
     assert_same_numbers(module, fused, inputs, dtype)
     # physical arrays: padding lanes of the fused result stay zero (sigmoid(0) != 0)
@@ -1005,7 +1049,8 @@ def _onnx_clip6(nodes, inits, name, src):
 def resnet_model(rng):
     """Identity block (conv-bn-relu-conv-bn-add(x)-relu), then a projection block whose
     shortcut is conv-bn (the residual add of two convs)."""
-    nodes, inits = [], {}
+    nodes: list[NodeProto] = []
+    inits: dict[str, np.ndarray] = {}
     v = _onnx_conv(nodes, inits, rng, "conv1", "x", 8, 8, 3)
     v = _onnx_bn(nodes, inits, rng, "bn1", v, 8)
     nodes.append(helper.make_node("Relu", [v], ["relu1"], name="relu1"))
@@ -1028,7 +1073,8 @@ def resnet_model(rng):
 def mobilenet_model(rng):
     """Inverted residual: expand 1x1 conv-bn-clip(0,6), depthwise 3x3 conv-bn-clip(0,6),
     pointwise 1x1 conv-bn, + x; then a stride-2 depthwise/pointwise pair without residual."""
-    nodes, inits = [], {}
+    nodes: list[NodeProto] = []
+    inits: dict[str, np.ndarray] = {}
     v = _onnx_conv(nodes, inits, rng, "expand", "x", 8, 24, 1)
     v = _onnx_bn(nodes, inits, rng, "expand_bn", v, 24)
     v = _onnx_clip6(nodes, inits, "expand_relu6", v)
@@ -1074,7 +1120,7 @@ def test_onnx_block_fuses_completely_and_matches_onnxruntime(name):
     assert counts["ge.fused_conv2d"] == n_convs
     assert not missed_fusions(fused)
     # every fused op is located at the ONNX nodes it replaced
-    for op in ops_named(fused, "ge.fused_conv2d"):
+    for op in ops_of(fused, ge.FusedConv2DOp):
         names = loc_names(op.location)
         assert any(n.startswith(("conv", "expand", "dw", "project", "pw", "down")) for n in names)
         if op.activation.data != ge.Activation.NONE:

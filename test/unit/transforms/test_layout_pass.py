@@ -30,17 +30,18 @@ from collections.abc import Sequence
 import numpy as np
 from helpers import onnx_ref
 from helpers import physical_ref
+from helpers.physical_ref import is_nc1hwc0
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from onnx import helper
+from onnx import NodeProto, helper
 from helpers.random_graphs import F16, F32, Case, cases
 from helpers.support import assert_close
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, NoneAttr, TensorType
 from xdsl.interpreter import Interpreter
 from xdsl.interpreters.func import FuncFunctions
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import PassPipeline
 from xdsl.transforms.canonicalize import CanonicalizePass
 from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
@@ -56,9 +57,22 @@ from ge_dialect.utils.hypercut import SINK, SOURCE, hypercut_cost, min_hypercut
 from ge_dialect.ir.verify import verify_module
 from transforms import get_all_passes
 from transforms.fuse import FusePass
-from transforms.to_nc1hwc0 import ToNC1HWC0Pass
+from transforms.to_nc1hwc0 import Boundary, ToNC1HWC0Pass
 
 CTX = make_context()
+
+
+def tensor_type(t: Attribute) -> TensorType:
+    """`t`, which must be a tensor type (every value of these graphs is a tensor)."""
+    assert isinstance(t, TensorType), t
+    return t
+
+
+def physical_args(f: func.FuncOp, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """The logical `inputs` of `f`, cast to its argument dtypes and stored as its arguments."""
+    types = [tensor_type(t) for t in f.function_type.inputs.data]
+    return [ge.to_physical(t, np.asarray(x, dtypes.np_dtype(t.element_type)))
+            for t, x in zip(types, inputs, strict=True)]
 
 
 # --------------------------------------------------------------------------------------
@@ -112,14 +126,14 @@ def run_checked(module: ModuleOp,
     """`run_function` (logical arrays in and out) with a `PaddingLanes` listener."""
     f = find_function(module)
     listener = PaddingLanes()
-    args = [ge.to_physical(t, np.asarray(x, dtypes.np_dtype(t.element_type)))
-            for t, x in zip(f.function_type.inputs.data, inputs, strict=True)]
+    args = physical_args(f, inputs)
     interp = Interpreter(module, listeners=(listener,))
     interp.register_implementations(FuncFunctions())
     interp.register_implementations(GeFunctions())
     interp.register_implementations(StreamFunctions())
     outputs = interp.call_op(f, tuple(args))
-    outs = [ge.to_logical(t, np.asarray(o)) for t, o in zip(f.function_type.outputs.data, outputs)]
+    outs = [ge.to_logical(tensor_type(t), np.asarray(o))
+            for t, o in zip(f.function_type.outputs.data, outputs)]
     return outs, listener
 
 
@@ -144,8 +158,7 @@ def check_stored_arrays(module: ModuleOp, inputs: Sequence[np.ndarray],
     (exactly for data movement), padding lanes zero, and the logical lanes do not change when
     the operands' padding lanes hold garbage.  Convs are the only NC1HWC0 ops not checked."""
     f = find_function(module)
-    args = [ge.to_physical(t, np.asarray(x, dtypes.np_dtype(t.element_type)))
-            for t, x in zip(f.function_type.inputs.data, inputs, strict=True)]
+    args = physical_args(f, inputs)
     recorder = Recorder()
     interp = Interpreter(module, listeners=(recorder,))
     interp.register_implementations(FuncFunctions())
@@ -159,7 +172,7 @@ def check_stored_arrays(module: ModuleOp, inputs: Sequence[np.ndarray],
         if isinstance(op, ge.Conv2DOp | ge.FusedConv2DOp | ge.TransDataOp | ge.ConstOp):
             continue
         assert op.name in physical_ref.OPS, f"{op.name} runs in NC1HWC0 with no stored kernel"
-        t = op.results[0].type
+        t = tensor_type(op.results[0].type)
         where = f"{op.name} on stored arrays ({', '.join(str(v.type) for v in op.operands)})"
         try:
             got = physical_ref.evaluate(op, operands)
@@ -180,7 +193,7 @@ def check_stored_arrays(module: ModuleOp, inputs: Sequence[np.ndarray],
             physical_ref.logical_lanes(t, physical_ref.evaluate(op, dirty)), logical,
             err_msg=f"{where}: reads padding lanes")
         if seen is not None:
-            shapes = {tuple(v.type.get_shape()) for v in op.operands}
+            shapes = {tuple(tensor_type(v.type).get_shape()) for v in op.operands}
             seen[op.name + (" broadcast" if len(shapes) > 1 else "")] += 1
 
 
@@ -191,10 +204,6 @@ def check_stored_arrays(module: ModuleOp, inputs: Sequence[np.ndarray],
 
 def ge_ops(module: ModuleOp) -> list[Operation]:
     return [op for op in module.walk() if op.name.startswith("ge.")]
-
-
-def is_nc1hwc0(t) -> bool:
-    return isinstance(t, TensorType) and ge.tensor_format(t) == ge.Format.NC1HWC0
 
 
 def check_ir(module: ModuleOp, before: func.FuncOp, boundary: str, fp32_c0: int) -> int:
@@ -220,7 +229,7 @@ def check_ir(module: ModuleOp, before: func.FuncOp, boundary: str, fp32_c0: int)
             )
         if isinstance(op, ge.Conv2DOp | ge.FusedConv2DOp):
             assert is_nc1hwc0(op.input.type) and is_nc1hwc0(op.output.type), op.name
-            w = op.filter.type
+            w = tensor_type(op.filter.type)
             assert ge.tensor_format(w) == ge.Format.FRACTAL_Z
             assert ge.tensor_groups(w) == op.groups.value.data
             if isinstance(op, ge.FusedConv2DOp) and op.residual is not None:
@@ -232,10 +241,13 @@ def check_ir(module: ModuleOp, before: func.FuncOp, boundary: str, fp32_c0: int)
         assert ins == ins_before and outs == outs_before, "boundary=keep changed the signature"
     else:
         for new, old in zip((*ins, *outs), (*ins_before, *outs_before), strict=True):
-            assert new == old or (is_nc1hwc0(new) and new.get_shape() == old.get_shape()
-                                  and new.element_type == old.element_type)
+            assert new == old or (is_nc1hwc0(new)
+                                  and new.get_shape() == tensor_type(old).get_shape()
+                                  and new.element_type == tensor_type(old).element_type)
     assert [a.type for a in fn.body.block.args] == list(ins)
-    assert [v.type for v in fn.body.block.last_op.operands] == list(outs)
+    ret = fn.body.block.last_op
+    assert ret is not None
+    assert [v.type for v in ret.operands] == list(outs)
     return count
 
 
@@ -266,7 +278,7 @@ def test_random_graphs_keep_numbers_and_zero_padding_lanes():
             np.testing.assert_array_equal(a, r)
         assert n5d > 0 and lanes.values > 0, "a graph with a conv made no NC1HWC0 value"
 
-        # --fuse --to-nc1hwc0: folding rounds weights once, so within DESIGN's tolerance.
+        # --fuse --to-nc1hwc0: folding rounds weights once, so within the tolerance.
         f = case.module.clone()
         FusePass().apply(CTX, f)
         fused_ref, _ = run_checked(f, case.inputs)
@@ -275,7 +287,7 @@ def test_random_graphs_keep_numbers_and_zero_padding_lanes():
         fused, fused_lanes = run_checked(f, case.inputs)
         for a, r in zip(fused, fused_ref, strict=True):  # the layout part is exact again
             np.testing.assert_array_equal(a, r)
-        _assert_same(fused, ref, case.dtype)  # DESIGN: fp32 rtol 1e-4 k 1e-5, fp16 1e-2/1e-2
+        _assert_same(fused, ref, case.dtype)  # fp32 rtol 1e-4 k 1e-5, fp16 1e-2/1e-2
         assert fused_lanes.values > 0
 
         stats["examples"] += 1
@@ -325,7 +337,7 @@ def test_random_graphs_compute_the_same_on_stored_arrays():
     assert sum(seen[f"{n} broadcast"] for n in physical_ref.BINARY) >= 20, seen
 
 
-# IR the pass produced before issue 11, item 2: a C broadcast and a rank-1 operand of a mul.
+# IR the pass once produced: a C broadcast and a rank-1 operand of a mul.
 OLD_MUL_PLACEMENTS = """
 func.func @c_broadcast(%y: tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>, %b: tensor<1x1x4x4xf16, #ge.format<NC1HWC0>>) -> tensor<1x16x4x4xf16, #ge.format<NC1HWC0>> {
   %z = ge.mul %y, %b : (tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>, tensor<1x1x4x4xf16, #ge.format<NC1HWC0>>) -> tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>
@@ -354,7 +366,8 @@ def test_stored_arrays_show_the_old_mul_placements_wrong(name, problem):
     verify_module(module, "old.mlir")
     fn = find_function(module, name)
     rng = np.random.default_rng(0)
-    inputs = [rng.uniform(1, 2, t.get_shape()).astype(F16) for t in fn.function_type.inputs.data]
+    inputs = [rng.uniform(1, 2, tensor_type(t).get_shape()).astype(F16)
+              for t in fn.function_type.inputs.data]
     only = ModuleOp([fn.clone()])
     if problem == "broadcast":
         with pytest.raises(AssertionError, match="operands could not be broadcast"):
@@ -457,14 +470,15 @@ def _conversions(module: ModuleOp) -> tuple[int, int]:
     moved = count = 0
     for op in module.walk():
         if isinstance(op, ge.TransDataOp):
-            size = dtypes.itemsize(op.input.type.element_type)
-            moved += size * (math.prod(ge.physical_shape(op.input.type))
-                             + math.prod(ge.physical_shape(op.output.type)))
+            src, dst = tensor_type(op.input.type), tensor_type(op.output.type)
+            size = dtypes.itemsize(src.element_type)
+            moved += size * (math.prod(ge.physical_shape(src)) + math.prod(ge.physical_shape(dst)))
             count += 1
     return moved, count
 
 
-def _apply_labelling(module: ModuleOp, boundary: str, fp32_c0: int, chosen: Sequence[bool]):
+def _apply_labelling(module: ModuleOp, boundary: Boundary, fp32_c0: int,
+                     chosen: Sequence[bool] | None):
     """`module` rewritten with the free ops (and, for boundary=nc1hwc0, arguments) labelled
     NC1HWC0 as `chosen` says, in block order, arguments first; or the free count if None."""
     from transforms.to_nc1hwc0 import (
@@ -570,11 +584,14 @@ def test_padding_lanes_stay_zero_for_kernels_with_f_of_zero_nonzero(op):
 
     module, inputs = _conv_graph(body)
     _, _, lanes, m = _layout_roundtrip(module, inputs, boundary="nc1hwc0")
-    (ret,) = find_function(m).body.block.last_op.operands
+    fn = find_function(m)
+    last = fn.body.block.last_op
+    assert last is not None
+    (ret,) = last.operands
     assert is_nc1hwc0(ret.type), "the elementwise op should run in NC1HWC0"
     assert not any(isinstance(op, ge.TransDataOp) for op in m.walk())
-    fn = find_function(m)
-    physical_inputs = [ge.to_physical(t, x) for t, x in zip(fn.function_type.inputs.data, inputs)]
+    physical_inputs = [ge.to_physical(tensor_type(t), x)
+                       for t, x in zip(fn.function_type.inputs.data, inputs)]
     (phys,) = run_function(m, physical_inputs, physical=True)
     assert phys.shape == (1, 2, 5, 5, 16)
     assert np.all(phys[:, 1, :, :, 1:] == 0)
@@ -617,7 +634,7 @@ def test_channel_concat_runs_in_nc1hwc0_only_when_aligned(channels, c0, aligned)
     """A channel concat is a copy of C1 blocks only when every input but the last fills them."""
     rng = np.random.default_rng(1)
     b = GraphBuilder()
-    x = b.input("x", [1, 3, 4, 4], F32)
+    x = b.input("x", [1, 3, 4, 4], "f32")
     parts = [b.conv2d(x, b.const(rng.normal(0, 0.3, (c, 3, 1, 1)).astype(F32))) for c in channels]
     module = b.build([b.relu(b.concat(parts, 1))])
     inputs = [rng.uniform(-1, 1, (1, 3, 4, 4)).astype(F32)]
@@ -633,7 +650,7 @@ def test_value_read_as_weight_from_nc1hwc0():
     weight gets it through NCHW (NC1HWC0 -> FRACTAL_Z is no trans_data), numbers unchanged."""
     rng = np.random.default_rng(5)
     b = GraphBuilder()
-    x = b.input("x", [16, 16, 1, 1], F32)
+    x = b.input("x", [16, 16, 1, 1], "f32")
     r = b.relu(b.conv2d(x, b.const(rng.normal(0, 0.3, (16, 16, 1, 1)).astype(F32))))
     module = b.build([b.conv2d(r, r)])
     _, _, _, m = _layout_roundtrip(module, [rng.uniform(-1, 1, (16, 16, 1, 1)).astype(F32)])
@@ -662,7 +679,7 @@ def test_boundary_nc1hwc0_takes_and_returns_nc1hwc0_without_trans_data():
 def test_shared_input_gets_one_trans_data_and_constants_none():
     rng = np.random.default_rng(2)
     b = GraphBuilder()
-    x = b.input("x", [1, 4, 4, 4], F32)
+    x = b.input("x", [1, 4, 4, 4], "f32")
     ws = [b.const(rng.normal(0, 0.3, (4, 4, 3, 3)).astype(F32)) for _ in range(2)]
     k = b.const(rng.uniform(-1, 1, (1, 4, 4, 4)).astype(F32))
     y0, y1 = (b.conv2d(b.add(x, k) if i else x, w, pads=[1, 1, 1, 1]) for i, w in enumerate(ws))
@@ -681,13 +698,13 @@ def test_user_trans_data_pairs_cancel():
     against the pass's own, and only the graph's input and output conversions remain."""
     rng = np.random.default_rng(3)
     b = GraphBuilder()
-    x = b.input("x", [1, 20, 5, 5], F32)
+    x = b.input("x", [1, 20, 5, 5], "f32")
     cur = x
     for _ in range(3):
         w = b.const(rng.normal(0, 0.1, (20, 20, 3, 3)).astype(F32))
-        params = [b.const(rng.uniform(lo, hi, 20).astype(F32))
-                  for lo, hi in ((0.5, 1.5), (-0.5, 0.5), (-0.5, 0.5), (0.1, 10))]
-        r = b.relu(b.batch_norm(b.conv2d(cur, w, pads=[1, 1, 1, 1]), *params))
+        scale, offset, mean, var = (b.const(rng.uniform(lo, hi, 20).astype(F32))
+                                    for lo, hi in ((0.5, 1.5), (-0.5, 0.5), (-0.5, 0.5), (0.1, 10)))
+        r = b.relu(b.batch_norm(b.conv2d(cur, w, pads=[1, 1, 1, 1]), scale, offset, mean, var))
         s = b.sigmoid(b.trans_data(b.add(r, cur), "NC1HWC0"))
         cur = b.trans_data(s, "NCHW")
     module = b.build([cur])
@@ -709,7 +726,7 @@ def test_inputs_that_already_carry_a_format(fmt, c0, fp32_c0, boundary):
     return NC1HWC0) reads it there rather than through a conversion."""
     rng = np.random.default_rng(4)
     b = GraphBuilder()
-    x = b.input("x", [1, 5, 4, 4], F32, format=fmt, c0=c0)
+    x = b.input("x", [1, 5, 4, 4], "f32", format=fmt, c0=c0)
     y = b.sigmoid(b.conv2d(b.relu(x), b.const(rng.normal(0, 0.3, (8, 5, 3, 3)).astype(F32)),
                            pads=[1, 1, 1, 1]))
     module = b.build([y, b.leaky_relu(x)])
@@ -725,7 +742,7 @@ def test_inputs_that_already_carry_a_format(fmt, c0, fp32_c0, boundary):
             assert not (isinstance(op.input.owner, ge.TransDataOp)
                         and op.input.owner.input.type == op.output.type)
     (conv,) = [op for op in m.walk() if isinstance(op, ge.Conv2DOp)]
-    assert ge.tensor_c0(conv.input.type) == fp32_c0
+    assert ge.tensor_c0(tensor_type(conv.input.type)) == fp32_c0
     (leaky,) = [op for op in m.walk() if isinstance(op, ge.LeakyReluOp)]
     original = before.function_type.outputs.data[1]
     if boundary == "keep" or not is_nc1hwc0(fn.function_type.inputs.data[0]):
@@ -738,10 +755,11 @@ def test_inputs_that_already_carry_a_format(fmt, c0, fp32_c0, boundary):
 
 def test_options_and_assigned_module_are_refused():
     module, _ = _conv_graph(lambda b, y, rng: y)
+    # values outside the options' Literal types, on purpose (hence the type: ignore)
     with pytest.raises(GeError, match="boundary must be keep or nc1hwc0"):
-        ToNC1HWC0Pass(boundary="nchw").apply(CTX, module.clone())
+        ToNC1HWC0Pass(boundary="nchw").apply(CTX, module.clone())  # type: ignore[arg-type]
     with pytest.raises(GeError, match="fp32-c0 must be 16 or 8"):
-        ToNC1HWC0Pass(fp32_c0=4).apply(CTX, module.clone())
+        ToNC1HWC0Pass(fp32_c0=4).apply(CTX, module.clone())  # type: ignore[arg-type]
     assigned = module.clone()
     for op in assigned.walk():
         if op.name.startswith("ge."):
@@ -787,7 +805,8 @@ def _bn(rng, name, c):
 def resnet_model(c: int, stem: bool, seed: int = 0):
     """conv-bn-relu-conv-bn-add(x)-relu, optionally after a 7x7/2 stem conv-bn-relu + maxpool."""
     rng = np.random.default_rng(seed)
-    nodes, inits = [], {}
+    nodes: list[NodeProto] = []
+    inits: dict[str, np.ndarray] = {}
     src, in_shape = "x", (1, c, 8, 8)
     if stem:
         in_shape = (1, 3, 16, 16)
@@ -904,3 +923,34 @@ def test_elided_weight_gets_no_trans_data():
     for op in module.walk():
         if isinstance(op, ge.TransDataOp):
             assert not isinstance(op.input.owner, ge.ConstOp), "trans_data of a ge.const"
+
+
+DEAD_OPS = """
+func.func @main(%x: tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32> {
+  %w = ge.const dense<0.5> : tensor<4x4x1x1xf32>
+  %k = ge.const dense<1.0> : tensor<1x4x4x4xf32>
+  %r = ge.relu %x : tensor<1x4x4x4xf32>
+  %t = "ge.trans_data"(%r) : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32, #ge.format<NC1HWC0>>
+  %s = ge.sigmoid %x : tensor<1x4x4x4xf32>
+  %c = ge.conv2d %x, %w : tensor<1x4x4x4xf32>, tensor<4x4x1x1xf32> -> tensor<1x4x4x4xf32>
+  func.return %c : tensor<1x4x4x4xf32>
+}
+"""
+
+
+def test_unused_constants_and_conversions_go_the_inputs_other_dead_ops_stay():
+    """The pass erases the constants and trans_data left unused (the input's own unused %k
+    and %t among them), and no other op: not the relu that only %t read, nor the sigmoid
+    that nothing reads (dead code elimination is another pass's job)."""
+    from ge_dialect.ir.parser import LocatingParser
+
+    module = LocatingParser(CTX, DEAD_OPS, "dead.mlir").parse_module()
+    ToNC1HWC0Pass().apply(CTX, module)
+    verify_module(module)
+    ops = ge_ops(module)
+    assert [op.name for op in ops if not isinstance(op, ge.TransDataOp | ge.ConstOp)] == [
+        "ge.relu", "ge.sigmoid", "ge.conv2d"]
+    assert all(op.results[0].first_use is not None for op in ops if isinstance(op, ge.ConstOp))
+    # the input's trans_data %t: gone with the unused ones (those left are the conv's in/out)
+    trans = [op for op in ops if isinstance(op, ge.TransDataOp)]
+    assert all(op.results[0].first_use is not None for op in trans) and len(trans) == 2

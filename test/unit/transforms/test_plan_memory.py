@@ -63,7 +63,7 @@ def test_a_planner_that_ignores_the_streams_is_caught(monkeypatch):
 
     def one_stream_clocks(order, streams, kinds, events):
         lanes = sorted(set(streams))
-        clocks = [()] * len(streams)
+        clocks: list[tuple[int, ...]] = [()] * len(streams)
         for position, task in enumerate(order):
             clocks[task] = (position + 1,) * len(lanes)
         return lanes, clocks

@@ -200,6 +200,8 @@ def test_syntax_and_import_errors(capsys, files, tmp_path):
     [
         ("fuse", "ValueError: 'fuse' is the name of a built-in pass"),
         ("cse", "ValueError: 'cse' is the name of a built-in pass"),
+        # the driver's --apply-pdl is a built-in pass of the one registry too
+        ("apply-pdl", "ValueError: 'apply-pdl' is the name of a built-in pass"),
     ],
 )
 def test_plugin_taking_a_built_in_name(capsys, files, tmp_path, name, message):
@@ -217,19 +219,16 @@ def test_plugin_taking_a_built_in_name(capsys, files, tmp_path, name, message):
     )
 
 
-def test_plugin_taking_a_driver_name(capsys, files, tmp_path):
+def test_plugin_taking_a_driver_flag(capsys, files, tmp_path):
     source, _ = files
-    for name, message in [
-        ("apply-pdl", "'apply-pdl' is the name of a built-in pass"),
-        ("output-file", "pass 'output-file' has the name of the ge-opt flag --output-file"),
-    ]:
-        plugin = write_plugin(
-            tmp_path / f"{name}.py", RELU_TO_SIGMOID.replace('"relu-to-sigmoid"', f'"{name}"')
-        )
-        failed(
-            opt(capsys, source, f"--load-patterns={plugin}"),
-            f"{plugin}: error: cannot load patterns: {message}\n",
-        )
+    name, message = "output-file", "pass 'output-file' has the name of the ge-opt flag --output-file"
+    plugin = write_plugin(
+        tmp_path / f"{name}.py", RELU_TO_SIGMOID.replace('"relu-to-sigmoid"', f'"{name}"')
+    )
+    failed(
+        opt(capsys, source, f"--load-patterns={plugin}"),
+        f"{plugin}: error: cannot load patterns: {message}\n",
+    )
 
 
 def test_two_plugins_defining_one_pass(capsys, files, tmp_path):

@@ -47,6 +47,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect.ir.dialects.npu.attrs import CostAttr, ElidedAttr, ExternalDataAttr, FormatAttr
 from ge_dialect.ir.encodings import data_dir, physical_shape, read_physical, verify_tensor_type
+from ge_dialect.ir.xdsl_compat import current_token
 from ge_dialect.utils.dtypes import is_supported, itemsize
 from ge_dialect.utils.floats import dense_literal
 from ge_dialect.utils.parsing import parse_i64, parse_string
@@ -503,7 +504,7 @@ class LaunchOp(IRDLOperation):
         cost = CostAttr.new(CostAttr.parse_parameters(parser))
         attrs: dict[str, Attribute] = {}
         if parser.parse_optional_keyword("attrs") is not None:
-            if parser._current_token.text != "{":  # pyright: ignore[reportPrivateUsage]
+            if current_token(parser).text != "{":
                 parser.raise_error("'{' expected (the kernel's attributes)")
             attrs = parser.parse_optional_attr_dict()
         extra = parser.parse_optional_attr_dict_with_keyword()

@@ -4,7 +4,7 @@
 // generic form is valid upstream MLIR.
 // RUN: GE_ROUNDTRIP
 // RUN: GE_GENERIC_ROUNDTRIP
-// RUN: GE_UPSTREAM_PARSES
+// (the upstream check of this RUN line is in test/lit/upstream/dialects.test)
 // RUN: ge-opt %s --split-input-file --print-op-generic | filecheck %s --check-prefix=GENERIC
 
 // ge.matmul of two matrices, no bias, no transposes (the attributes are omitted).

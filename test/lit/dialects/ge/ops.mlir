@@ -3,7 +3,7 @@
 // MLIR.
 // RUN: GE_ROUNDTRIP
 // RUN: GE_GENERIC_ROUNDTRIP
-// RUN: GE_UPSTREAM_PARSES
+// (the upstream check of this RUN line is in test/lit/upstream/dialects.test)
 // RUN: ge-opt %s --split-input-file --print-op-generic | filecheck %s --check-prefix=GENERIC
 
 // ge.const with inline dense values: lists of several element types, hex (printed back as a

@@ -2,7 +2,7 @@
 // the relu on stream 1 and the add on stream 0 after an event.  It verifies (op verifiers
 // and verify_program), prints back unchanged, and upstream MLIR parses its generic form.
 // RUN: GE_ROUNDTRIP
-// RUN: GE_UPSTREAM_PARSES
+// (the upstream check of this RUN line is in test/lit/upstream/dialects.test)
 
 // CHECK-LABEL: func.func @relu_add(
 // CHECK-SAME:  %x: memref<1x1x4x4x16xf16> {npu.input = "x", npu.type = tensor<1x3x4x4xf16, #npu.format<NC1HWC0>>}, %y: memref<1x1x4x4x16xf16> {npu.output = "y", npu.type = tensor<1x3x4x4xf16, #npu.format<NC1HWC0>>}) attributes {npu.program} {

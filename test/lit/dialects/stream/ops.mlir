@@ -4,7 +4,7 @@
 // and the generic form is valid upstream MLIR.
 // RUN: GE_ROUNDTRIP
 // RUN: GE_GENERIC_ROUNDTRIP
-// RUN: GE_UPSTREAM_PARSES
+// (the upstream check of this RUN line is in test/lit/upstream/dialects.test)
 // RUN: ge-opt %s --split-input-file --print-op-generic | filecheck %s --check-prefix=GENERIC
 // RUN: ge-opt %s --split-input-file -p cse,canonicalize,dce | filecheck %s --check-prefix=PASSES
 
