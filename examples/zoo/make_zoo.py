@@ -9,8 +9,8 @@ repo beside this file (`inception.onnx`, `encoder.onnx`); the large ones are gen
 was exported from (the source of `models.py`, the model's name and the export settings):
 a file whose hash matches is reused, a stale or missing one is exported again (into
 `build/zoo/`; `--bundle` rewrites the bundled copies after an edit of `models.py`).
-Exporting needs torch (`pip install torch==2.13.0`); reading a bundled, up-to-date model
-does not.
+Exporting needs torch (the `torch` extra: a CPU build, as the README says); reading a
+bundled, up-to-date model does not.
 
 The exporter is PyTorch's TorchScript one (`dynamo=False`) with `do_constant_folding=False`,
 so that BatchNormalization stays a node (the importer and the fuse pass see what a real

@@ -21,10 +21,10 @@ from xdsl.ir import SSAValue
 
 from ge_dialect.ir.dialects import ge
 from ge_dialect.frontend.builder import GraphBuilder, Tensor
+from ge_dialect.utils import dtypes
 from transforms.to_nc1hwc0 import Boundary, Fp32C0
 
 F32, F16 = np.float32, np.float16
-DTYPES: dict[str, np.dtype] = {"f32": np.dtype(F32), "f16": np.dtype(F16)}
 
 BOUNDARIES: tuple[Boundary, ...] = ("keep", "nc1hwc0")
 FP32_C0S: tuple[Fp32C0, ...] = (16, 8)
@@ -266,7 +266,7 @@ class _Gen:
 
 @st.composite
 def cases(draw) -> Case:
-    dtype = DTYPES[draw(st.sampled_from(["f32", "f16"]))]
+    dtype = dtypes.row(draw(st.sampled_from(["f32", "f16"]))).numpy
     boundary = draw(st.sampled_from(BOUNDARIES))
     fp32_c0 = draw(st.sampled_from(FP32_C0S))
     g = _Gen(draw, draw(st.integers(0, 2**32 - 1)), dtype)

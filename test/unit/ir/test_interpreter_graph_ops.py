@@ -28,7 +28,7 @@ from helpers.support import (
     tensor,
     uniform,
 )
-from onnx import TensorProto, helper
+from onnx import helper
 from xdsl.dialects.builtin import TensorType, i32
 from xdsl.utils.exceptions import VerifyException
 
@@ -581,8 +581,7 @@ CAST_SPECIALS = np.array([
 
 
 def onnx_cast(x, to_dtype) -> np.ndarray:
-    to = {np.dtype(np.float16): TensorProto.FLOAT16, np.dtype(np.float32): TensorProto.FLOAT}
-    node = helper.make_node("Cast", ["x"], ["y"], to=to[np.dtype(to_dtype)])
+    node = helper.make_node("Cast", ["x"], ["y"], to=onnx_ref.elem_type(to_dtype))
     (y,) = onnx_ref.run_graph([node], {"x": x}, {"y": to_dtype})
     return y
 

@@ -54,7 +54,7 @@ def model_path(name: str) -> str:
     except ModuleNotFoundError as e:
         if e.name != "torch" or os.environ.get("CI"):
             raise
-        pytest.skip("exporting the zoo needs torch (pip install torch==2.13.0)")
+        pytest.skip("exporting the zoo needs torch (the torch extra; a CPU build: see README)")
 
 
 @functools.cache
