@@ -51,6 +51,7 @@ from ge_dialect.sim.kernels.base import Operand
 from ge_dialect.sim.profile import DeviceProfile
 from ge_dialect.sim.program import Task
 from ge_dialect.utils import dtypes, layout
+from ge_dialect.utils.task_order import COPY, LAUNCH
 
 CUBE_KERNELS = ("conv2d", "fused_conv2d", "matmul")
 COMM_KERNELS = ("hcom_all_reduce", "hcom_all_gather")
@@ -244,7 +245,7 @@ def vector_time(task: Task, profile: DeviceProfile) -> KernelTime:
     compute_itemsize = 4 if itemsize >= 2 and task.kernel not in _MOVES else itemsize
     elements = max(1, sum(_elements(t) for t in outs))
     bytes_moved = task.cost.bytes_in + task.cost.bytes_out
-    if task.kind == "copy":
+    if task.kind == COPY:
         buffer_bytes = elements * itemsize
         bytes_moved = 2 * buffer_bytes
     ops = max(1.0, task.cost.flops / elements)
@@ -280,7 +281,7 @@ def comm_time(task: Task, profile: DeviceProfile) -> KernelTime:
 
 def kernel_time(task: Task, profile: DeviceProfile) -> KernelTime:
     """The blocks of a launch or copy `task` on `profile` (see the module docstring)."""
-    if task.kernel in CUBE_KERNELS and task.kind == "launch":
+    if task.kernel in CUBE_KERNELS and task.kind == LAUNCH:
         g = _conv_gemm(task, profile) if task.kernel != "matmul" else _matmul_gemm(task, profile)
         return cube_time(g, profile, task.cost.flops)
     if task.kernel in COMM_KERNELS:
