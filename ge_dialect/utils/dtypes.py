@@ -58,9 +58,7 @@ class ElementType:
 
 # The first row of a numpy dtype is the one `element_type` picks for it (i8, not si8).
 TABLE: tuple[ElementType, ...] = (
-    ElementType(
-        "f16", Float16Type(), np.dtype("<f2"), 10, "float16", FP16_TOLERANCE, FP16_TOLERANCE
-    ),
+    ElementType("f16", Float16Type(), np.dtype("<f2"), 10, "float16", FP16_TOLERANCE),
     ElementType(
         "f32",
         Float32Type(),

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import itertools
 import os
 import stat
 from collections.abc import Iterator
@@ -87,14 +86,14 @@ class ReplacingFile:
 def _new_temporary(path: str) -> str:
     """A new, empty file beside `path` (`.name.PID.N.tmp`), created exclusively."""
     directory, base = os.path.split(path)
-    for n in itertools.count():
+    n = 0
+    while True:
         temp = os.path.join(directory, f".{base}.{os.getpid()}.{n}.tmp")
         try:
             os.close(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
             return temp
         except FileExistsError:
-            continue
-    raise AssertionError("unreachable")
+            n += 1
 
 
 def replace_file(path: str, contents: bytes) -> None:

@@ -44,9 +44,7 @@ from ge_dialect.utils.errors import GeError
 
 FREQUENCY, TIME, SIZE, BANDWIDTH = "frequency", "time", "size", "bandwidth"
 
-
 _DECIMAL = {"": 1, "k": 10**3, "K": 10**3, "M": 10**6, "G": 10**9, "T": 10**12}
-
 
 _BINARY = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40}
 
@@ -75,7 +73,6 @@ def _units() -> dict[str, tuple[str, Fraction]]:
 UNITS: Mapping[str, tuple[str, Fraction]] = MappingProxyType(_units())
 """Every accepted unit -> (its kind, its value in base units: Hz, s, bytes, bytes/s)."""
 
-
 _UNIT_LISTS = {
     FREQUENCY: "Hz, kHz, MHz, GHz",
     TIME: "s, ms, us (µs), ns",
@@ -83,15 +80,11 @@ _UNIT_LISTS = {
     BANDWIDTH: "a size unit per second: B/s, GB/s, TB/s, GiB/s, Gbit/s, ...",
 }
 
-
 _NUMBER = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
-
 
 _QUANTITY = re.compile(rf"\s*(?P<number>{_NUMBER})?\s*(?P<unit>.*?)\s*", re.DOTALL)
 
-
 _MAX_DIGITS = 64  # a longer number is an error (Python refuses to convert ~4300 digits)
-
 
 _MAX_EXPONENT = 400  # beyond a double's range either way: refused before exact arithmetic
 
@@ -186,7 +179,7 @@ class Invalid(Exception):
 
 
 class Kind(abc.ABC):
-    """A kind of value in a profile: its JSON schema, its conversion to base units and
+    """A kind of value in a JSON file of figures: its JSON schema, its conversion to base units and
     back, and the checks a schema cannot make."""
 
     @abc.abstractmethod
@@ -290,21 +283,15 @@ class Bits(Quantity):
 
 TEXT, FLAG, COUNT, POWER_OF_TWO = Text(), Flag(), Count(), Count(True)
 
-
 FREQ = Quantity(FREQUENCY)
-
 
 DURATION = Quantity(TIME, zero=True)
 
-
 BYTES = Quantity(SIZE)
-
 
 ALIGNMENT = Quantity(SIZE, power_of_two=True)
 
-
 WIDTH = Bits(SIZE)
-
 
 RATE = Quantity(BANDWIDTH)
 

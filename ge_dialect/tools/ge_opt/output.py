@@ -1,5 +1,6 @@
-"""What ge-opt writes: printed IR (floats that re-parse to the same bits), the pass
-statistics report, and output files replaced only when the whole run succeeded.
+"""What ge-opt prints: IR whose floats re-parse to the same bits (the `mlir` target, kept in
+a buffer until the run ends) and the pass statistics report.  Files are written by
+`ge_dialect.utils.files`, replaced only when the whole run succeeded.
 """
 
 from __future__ import annotations

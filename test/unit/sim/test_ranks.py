@@ -353,6 +353,14 @@ def test_topology_errors():
 
     assert "link_types.HCCS.latency: expected a non-negative time" in bad(bad_latency)
 
+    def unknown_link_type(d):
+        d["link_types"]["NVLink"] = d["link_types"]["HCCS"]
+
+    # located at the key, named by what the keys are (the schema's title)
+    assert "link_types.NVLink: unknown link type (expected one of HCCS, PCIe, RoCE)" in bad(
+        unknown_link_type
+    )
+
     def missing_rank(d):
         d["servers"][0]["devices"][1]["rank"] = 5
 
@@ -369,6 +377,19 @@ def test_too_many_ranks_for_the_topology():
     module, inputs = mlp()
     with pytest.raises(GeError, match="16 ranks do not fit topology 'ascend910-8p'"):
         api.simulate_ranks(sharded(mlp(batch=16)[0], 16, "data"), topology=DEFAULT_TOPOLOGY)
+
+
+def test_whole_inputs_are_checked_as_one_rank_s_are():
+    """The inputs of a multi-rank run go through the single-rank check (`sim.run`): a
+    missing, misshapen or ill-typed one is one error naming it."""
+    programs = sharded(convnet()[0], 2, "data")
+    x = np.zeros((8, 3, 8, 8), np.float32)
+    with pytest.raises(GeError, match=r"^error: input 'x' has dtype complex64, expected float32$"):
+        api.simulate_ranks(programs, {"x": x.astype(np.complex64)}, timing_only=True)
+    with pytest.raises(GeError, match=r"input 'x' has shape \[4, 3, 8, 8\], expected \[8,"):
+        api.simulate_ranks(programs, {"x": x[:4]}, timing_only=True)
+    with pytest.raises(GeError, match=r"missing input 'x' \(shape \[8, 3, 8, 8\]"):
+        api.simulate_ranks(programs, {}, timing_only=True)
 
 
 def two_collectives(first: str, second: str, rank_size: int = 2):
