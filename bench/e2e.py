@@ -18,9 +18,9 @@ do_constant_folding=False`, opset 17; seeded weights and batch-norm statistics;
   what `ge-run -O0` runs), `fused` (`canonicalize,cse,fuse`), `fused+layout`
   (`+to-nc1hwc0`) and `fused+layout+auto` (`+assign-streams{mode=auto}`): launches, streams,
   the simulated makespan (us) against its lower bound, the reduction from -O0 (GE's
-  tuning literature claims 30-50% from fusion), the planned peak against the stream-aware and sequential
-  bounds and against no reuse, the largest error against onnxruntime and the race checker's
-  findings.
+  tuning literature claims 30-50% from fusion), the planned peak against the stream-aware
+  and sequential bounds and against no reuse, the largest error against onnxruntime and the
+  memory checker's findings.
 
 numpy's BLAS runs on one thread (`OPENBLAS_NUM_THREADS=1` and friends, set before numpy
 loads) and the first line names its kernel, as in `bench/run.py`: to measure the machine

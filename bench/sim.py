@@ -25,8 +25,8 @@ trans_data NCHW -> NC1HWC0 of 256 channels and of the 3-channel image; a relu an
 1x16x8x8, tiny kernels): bytes moved (the cost module's physical bytes in + out), simulated
 time, roofline (those bytes at peak HBM bandwidth), their ratio, the bandwidth achieved and
 its fraction of peak HBM, against the memory-bound band (30-70% of HBM) or, for the tiny
-ones, the 1.5-5 us floor.  The published bands (MindSpore ResNet-50 / InceptionV3 on a 910) close the
-section.
+ones, the 1.5-5 us floor.  The published bands (MindSpore ResNet-50 / InceptionV3 on a 910)
+close the section.
 
 **schedules** (`--section schedules`): makespans on four graphs, each compiled with
 `canonicalize,cse,fuse,to-nc1hwc0,assign-streams{mode=M},lower-to-device` for M = single,

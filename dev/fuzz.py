@@ -2,6 +2,8 @@
 
     python dev/fuzz.py [--mutants 20000] [--onnx 2400] [--seed 0]
                                     [--timeout 10] [--save DIR] [--corpus test/lit]
+    python dev/fuzz.py --device [--mutants 2000] [--seed 0] [--timeout 10] [--save DIR]
+                                    [--reduce]
 
 It mutates the lit inputs (the `.mlir` files under `--corpus`, split at `// -----`, comments
 dropped) and corrupts small ONNX models built with `onnx.helper`, and runs ge-opt on each
@@ -19,8 +21,12 @@ imported, which keeps a run to a few milliseconds).  A run fails when:
 
 Mutants and flags come from one `random.Random(seed)`: the same seed gives the same runs.
 The figures (runs per outcome, failures per class with a reproducer) are printed; `--save`
-writes each failing input with its command line.  `test/unit/test_fuzz.py` runs a short,
+writes each failing input with its command line.  `test/unit/dev/test_fuzz.py` runs a short,
 fixed-seed campaign in CI.
+
+`--device` fuzzes lowered `npu` programs through ge-run instead, judging what it accepts
+with a happens-before model of its own (races, clobbers, deadlocks): `dev/fuzz_device.py`
+describes it, `test/unit/dev/test_fuzz_device.py` runs it in CI.
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -60,9 +67,15 @@ class Run:
     escaped: str = ""
 
 
-def run_isolated(args: Sequence[str], timeout: float) -> Run:
-    """Runs `ge_dialect.tools.ge_opt.main(args)` in a forked child, killed after `timeout`."""
-    from ge_dialect.tools.ge_opt import main
+def run_isolated(
+    args: Sequence[str], timeout: float, entry: Callable[[list[str]], int] | None = None
+) -> Run:
+    """Runs `entry(args)` (by default `ge_dialect.tools.ge_opt.main`) in a forked child,
+    killed after `timeout`."""
+    if entry is None:
+        from ge_dialect.tools.ge_opt import main
+
+        entry = main
 
     read_end, write_end = os.pipe()
     pid = os.fork()
@@ -73,7 +86,7 @@ def run_isolated(args: Sequence[str], timeout: float) -> Run:
         escaped, code = "", 0
         try:
             with redirect_stdout(out), redirect_stderr(err):
-                code = main(list(args))
+                code = entry(list(args))
         except SystemExit as e:
             code = e.code if isinstance(e.code, int) else 1
         except BaseException:  # noqa: BLE001 (any escape is what the fuzzer looks for)
@@ -347,7 +360,6 @@ def onnx_models() -> list[bytes]:
 def corrupt_onnx(data: bytes, rng: random.Random) -> bytes:
     """One structured corruption of a serialized model (or a raw byte-level one), or none."""
     import onnx
-    from onnx import TensorProto, helper
 
     kind = rng.randrange(13)
     if kind == 12:  # one model in thirteen is run as it is, with random flags
@@ -370,48 +382,13 @@ def corrupt_onnx(data: bytes, rng: random.Random) -> bytes:
     elif kind == 4:
         node.op_type = rng.choice(["Foo", "Relu", "Conv", "Add", "Gemm", "Softmax", ""])
     elif kind == 5:
-        value = rng.choice([0, -1, 2**31, 2**62, -(2**62), 7])
-        name = rng.choice(["pads", "strides", "kernel_shape", "axis", "group", "dilations"])
-        count = rng.choice([1, 2, 4])
-        attr = (
-            helper.make_attribute(name, [value] * count)
-            if name != "axis" and name != "group"
-            else helper.make_attribute(name, value)
-        )
-        kept = [a for a in node.attribute if a.name != name]
-        del node.attribute[:]
-        node.attribute.extend([*kept, attr])
+        _set_attribute(node, rng)
     elif kind == 6 and node.attribute:
         del node.attribute[rng.randrange(len(node.attribute))]
     elif kind == 7 and g.initializer:
-        t = rng.choice(list(g.initializer))
-        choice = rng.randrange(3)
-        if choice == 0:
-            t.dims[:] = [rng.choice([-1, 0, 3, 2**40])] + list(t.dims[1:])
-        elif choice == 1:
-            t.data_type = rng.choice(
-                [
-                    TensorProto.STRING,
-                    TensorProto.COMPLEX64,
-                    TensorProto.UINT64,
-                    TensorProto.FLOAT16,
-                    0,
-                    99,
-                ]
-            )
-        else:
-            g.initializer.remove(t)
+        _corrupt_initializer(g, rng)
     elif kind == 8:
-        dims = g.input[0].type.tensor_type.shape.dim
-        if dims:
-            d = dims[rng.randrange(len(dims))]
-            choice = rng.randrange(3)
-            if choice == 0:
-                d.dim_value = rng.choice([0, 2**62, 3])
-            elif choice == 1:
-                d.dim_param = "n"
-            else:
-                g.input[0].type.tensor_type.elem_type = rng.choice([0, 7, 8, 10, 99])
+        _corrupt_input(g, rng)
     elif kind == 9:
         g.node.append(onnx.NodeProto.FromString(node.SerializeToString()))  # a value made twice
     elif kind == 10:
@@ -419,6 +396,54 @@ def corrupt_onnx(data: bytes, rng: random.Random) -> bytes:
     else:
         model.opset_import[0].version = rng.choice([1, 6, 99])
     return model.SerializeToString()
+
+
+def _set_attribute(node: Any, rng: random.Random) -> None:
+    """Sets a shape attribute of `node` to a value at the limits (replacing any)."""
+    from onnx import helper
+
+    value = rng.choice([0, -1, 2**31, 2**62, -(2**62), 7])
+    name = rng.choice(["pads", "strides", "kernel_shape", "axis", "group", "dilations"])
+    count = rng.choice([1, 2, 4])
+    attr = (
+        helper.make_attribute(name, [value] * count)
+        if name != "axis" and name != "group"
+        else helper.make_attribute(name, value)
+    )
+    kept = [a for a in node.attribute if a.name != name]
+    del node.attribute[:]
+    node.attribute.extend([*kept, attr])
+
+
+def _corrupt_initializer(g: Any, rng: random.Random) -> None:
+    """A bad first dim, a bad data type, or the initializer removed."""
+    from onnx import TensorProto
+
+    t = rng.choice(list(g.initializer))
+    choice = rng.randrange(3)
+    if choice == 0:
+        t.dims[:] = [rng.choice([-1, 0, 3, 2**40])] + list(t.dims[1:])
+    elif choice == 1:
+        t.data_type = rng.choice(
+            [TensorProto.STRING, TensorProto.COMPLEX64, TensorProto.UINT64, TensorProto.FLOAT16]
+            + [0, 99]
+        )
+    else:
+        g.initializer.remove(t)
+
+
+def _corrupt_input(g: Any, rng: random.Random) -> None:
+    """A bad dim, a symbolic dim or a bad element type of the first graph input."""
+    dims = g.input[0].type.tensor_type.shape.dim
+    if dims:
+        d = dims[rng.randrange(len(dims))]
+        choice = rng.randrange(3)
+        if choice == 0:
+            d.dim_value = rng.choice([0, 2**62, 3])
+        elif choice == 1:
+            d.dim_param = "n"
+        else:
+            g.input[0].type.tensor_type.elem_type = rng.choice([0, 7, 8, 10, 99])
 
 
 # fmt: off
@@ -564,13 +589,28 @@ def fuzz(
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--mutants", type=int, default=2000, help="MLIR mutants")
+    parser.add_argument(
+        "--device", action="store_true", help="mutate lowered npu programs and run ge-run"
+    )
+    parser.add_argument("--mutants", type=int, default=2000, help="MLIR (or device) mutants")
     parser.add_argument("--onnx", type=int, default=300, help="corrupted ONNX models")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds per run")
     parser.add_argument("--corpus", type=Path, default=None, help="directory of .mlir seeds")
     parser.add_argument("--save", type=Path, default=None, help="write failing inputs here")
+    parser.add_argument(
+        "--reduce",
+        action="store_true",
+        help="--device with --save: also shrink the smallest case of each failure class",
+    )
+    parser.add_argument(
+        "--reduce-budget", type=int, default=300, help="runs per reduction (--reduce)"
+    )
     args = parser.parse_args(argv)
+    if args.device:
+        import fuzz_device  # dev/fuzz_device.py, beside this file
+
+        return fuzz_device.main(args)
     start = time.monotonic()
     campaign = fuzz(args.mutants, args.onnx, args.seed, args.timeout, args.corpus, args.save)
     print(campaign.report(time.monotonic() - start))

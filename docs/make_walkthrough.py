@@ -9,7 +9,7 @@ first use).  The script runs ge-run's default pipeline one pass at a time, print
 first lines of the function body after the import and after each pass with constants of
 more than 16 elements elided (what `ge-opt --elide-constants-if-larger=16 -p PASSES
 model.onnx | head` shows), then simulates the device program on seeded inputs as `ge-run
---check` does, compares it with onnxruntime, prints the report and draws the timeline.
+--check-numbers` does, compares it with onnxruntime, prints the report and draws the timeline.
 Then the same for the zoo's Inception with `assign-streams{mode=auto}` (four streams, their
 events), report and timeline only.
 """
@@ -72,7 +72,7 @@ def main() -> None:
     api.compile(module, AUTO)
     result = api.simulate(module)
     expected = api.onnxruntime_outputs(path, result.inputs)["output"]
-    print(f"\n$ ge-run --check -p '{AUTO}' {os.path.relpath(path, ROOT)}")
+    print(f"\n$ ge-run --check-numbers -p '{AUTO}' {os.path.relpath(path, ROOT)}")
     print(
         f"max |error| against onnxruntime {api.max_error(result.outputs['output'], expected):.3g}"
     )

@@ -249,8 +249,10 @@ def simulate(
 ) -> SimResult:
     """Runs an `npu` program on the simulated NPU: its timeline on `profile` and, unless
     `timing_only`, its numbers (the kernels run in the simulated start order).  With `check`
-    (also with `timing_only`) the race checker replays the start order: its findings (races:
-    RAW, WAR, WAW not ordered by streams and events) are in `SimResult.findings`; they are
+    (also with `timing_only`) the memory checker replays the start order: its findings (races:
+    RAW, WAR, WAW not ordered by streams and events; clobbers: a read that sees another
+    value's bytes under the memory plan; reads of bytes nothing wrote) are in
+    `SimResult.findings`; they are
     not raised (callers decide: ge-run prints them and exits 1).
 
     `program` is a module after `lower-to-device` (its first program, or the one called
@@ -264,8 +266,9 @@ def simulate(
     from ge_dialect.sim import run
 
     read = device_program(program, function) if isinstance(program, ModuleOp) else program
-    values = random_inputs(read, seed) if inputs is None else check_inputs(read, inputs)
     device = _profile(profile)
+    run.check_capacity(read, device)  # before drawing inputs the device could not hold
+    values = random_inputs(read, seed) if inputs is None else check_inputs(read, inputs)
     return run.run_program(read, values, device, timing_only=timing_only, check=check)
 
 

@@ -13,13 +13,14 @@ Modes (`mode=labels|auto|single`, default labels, like GE's classic allocator):
   lightest first (work from the cost module, as in Huffman coding), down to `max-streams`
   automatic streams (stream 0 included).  A label with `inner_parallel = true` is spread
   the same way over at most `max-streams` sub-streams of its own; with false its ops share
-  one stream.
+  one stream.  Unlabelled collectives run on the comm stream and stay there (the rule below
+  does not move them), so that communication overlaps the compute of the other streams.
 - `single`: everything on stream 0; a stream label is an error (GE's E10055).
 
 In labels and auto mode GE's "ineffective multi-stream" rule follows: an unlabelled op whose
 producers and users all sit on one other stream, with nothing between them there, moves
 onto that stream (never onto a label stream, and onto the comm stream only if it is a
-collective).
+collective); in auto mode it leaves the collectives on the comm stream.
 
 `stream.wait_tensor %x after %dep` orders every user of its result after `%dep`'s producer
 and disappears.  Every cross-stream dependency (data, wait_tensor, and the fork from the
@@ -470,8 +471,12 @@ def _weight(op: Operation) -> int:
     return cost.flops + cost.bytes_in + cost.bytes_out
 
 
-def _remove_ineffective_multi_stream(graph: _Graph, keys: list[int], table: list[tuple]) -> None:
-    """GE's OptimizeIneffectiveMultiStreamPass on unlabelled ops (collectives included).
+def _remove_ineffective_multi_stream(
+    graph: _Graph, keys: list[int], table: list[tuple], *, move_collectives: bool = True
+) -> None:
+    """GE's OptimizeIneffectiveMultiStreamPass on unlabelled ops (collectives included
+    with `move_collectives`, as in mode labels; mode auto leaves them on the comm stream, so
+    that communication overlaps whatever the other streams compute).
 
     `keys` and `table` are `_assign`'s (key 0 the main stream).  Ops are visited in block
     order, so when op u is visited the ops before it have their final stream and those after
@@ -508,7 +513,8 @@ def _remove_ineffective_multi_stream(graph: _Graph, keys: list[int], table: list
         # the one stream all producers and users of the unlabelled op u sit on, if any
         target = _NONE
         users_key = user_keys[u]
-        if labels[u] is None and preds and (users_key != _NONE or u in exit_preds):
+        movable = labels[u] is None and (move_collectives or u not in collectives)
+        if movable and preds and (users_key != _NONE or u in exit_preds):
             for p in preds:
                 key = 0 if p == ENTRY else keys[p]
                 if target == _NONE:
@@ -1015,7 +1021,9 @@ class AssignStreamsPass(ModulePass):
             )
         keys, table = _assign(graph, self.mode, self.max_streams)
         if self.mode != "single":
-            _remove_ineffective_multi_stream(graph, keys, table)
+            _remove_ineffective_multi_stream(
+                graph, keys, table, move_collectives=self.mode == "labels"
+            )
         ids, streams = _number_streams(graph, keys, table)
         events = _choose_waits(graph, ids, len(streams) or 1)
         _rewrite(block, graph, ids, events)

@@ -63,9 +63,11 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect.ir import cost
 from ge_dialect.ir.dialects import ge, npu, stream
+from ge_dialect.ir.encodings import verify_tensor_type
 from ge_dialect.ir.interpreter import io_names
 from ge_dialect.utils.errors import op_error
 from transforms import reports
@@ -97,6 +99,10 @@ def _check_types(op: Operation, types: list[Attribute], what: str) -> None:
                 f"--lower-to-device: {what} #{i} has type {t}, whose encoding is not a storage "
                 "format (#ge.format)",
             )
+        try:  # a type no op verified (a function's argument): its format must have a layout
+            verify_tensor_type(t, f"{what} #{i}", ge.FormatAttr)
+        except VerifyException as e:
+            raise op_error(op, f"--lower-to-device: {e}") from None
 
 
 def _is_default_layout(t: Attribute) -> bool:
@@ -246,9 +252,13 @@ class _Lowering:
             self._define(op.results[0], view.results[0], task_stream)
         elif isinstance(op, stream.RecordOp):
             self.events[op.event] = len(self.events)
-            self.block.add_op(npu.RecordOp(self.events[op.event], task_stream))
+            record = npu.RecordOp(self.events[op.event], task_stream)
+            record.location = op.location
+            self.block.add_op(record)
         elif isinstance(op, stream.WaitOp):
-            self.block.add_op(npu.WaitOp(self.events[op.event], task_stream))
+            wait = npu.WaitOp(self.events[op.event], task_stream)
+            wait.location = op.location
+            self.block.add_op(wait)
         elif op.name.startswith("ge."):
             _check_types(op, [v.type for v in op.operands], "operand")
             _check_types(op, [r.type for r in op.results], "result")

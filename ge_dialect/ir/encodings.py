@@ -328,6 +328,11 @@ def verify_tensor_type(t: Attribute, what: str, encoding: type[FormatEncoding]) 
                 f"{what}: FRACTAL_Z with groups = {enc.groups.data} needs output channels "
                 f"(dim 0) divisible by {enc.groups.data}, got {t.get_shape()[0]}"
             )
+        if fmt == Format.FRACTAL_Z and enc.groups.data > 1 and 0 in t.get_shape()[:2]:
+            raise VerifyException(
+                f"{what}: FRACTAL_Z with groups = {enc.groups.data} needs non-empty channels "
+                f"(dims 0 and 1), got {'x'.join(map(str, t.get_shape()))}"
+            )
         default = layout.default_c0(itemsize(t.element_type))
         if enc.c0.data == default:
             raise VerifyException(

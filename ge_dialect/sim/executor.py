@@ -4,7 +4,9 @@
 
 **Memory.** Every buffer that is not a view owns a byte array (zero-filled, so that a run is
 deterministic even when a broken program reads what nothing wrote); a view is a typed window
-on its root's bytes at its offset, so aliasing is real.  Weights are copied in once.
+on its root's bytes at its offset, so aliasing is real.  Weights are copied in once.  A
+buffer the host cannot allocate is a located `GeError` (`sim.run` refuses a program larger
+than the device's HBM before this).
 
 **Numbers.** A launch runs its kernel (`ge_dialect.sim.kernels`) on the typed views of its
 input buffers and writes each result into its output buffer; a copy copies bytes.  Inputs are
@@ -61,7 +63,7 @@ class Memory:
                 weights[buffer.index] = program.weight(buffer.index)
                 self.roots[buffer.index] = weights[buffer.index].reshape(-1).view(np.uint8)
             else:
-                self.roots[buffer.index] = np.zeros(buffer.nbytes, dtype=np.uint8)
+                self.roots[buffer.index] = _zeros(buffer)
         self.arrays: list[np.ndarray] = [
             weights[b.index] if b.index in weights else self._typed(b) for b in program.buffers
         ]
@@ -70,6 +72,20 @@ class Memory:
         root = self.roots[buffer.root]
         raw = root[buffer.offset : buffer.offset + buffer.nbytes]
         return raw.view(buffer.dtype).reshape(buffer.shape)
+
+
+def _zeros(buffer: Buffer) -> np.ndarray:
+    """The zero-filled bytes of a root buffer; a buffer the host cannot allocate is a
+    GeError (`sim.run.check_capacity` refuses what the device's HBM cannot hold first)."""
+    try:
+        return np.zeros(buffer.nbytes, dtype=np.uint8)
+    except (MemoryError, ValueError):
+        where = f"{buffer.location}: " if buffer.location else ""
+        raise GeError(
+            f"{where}error: cannot allocate the {buffer.nbytes} bytes of {buffer.kind} buffer "
+            f"{buffer.index}{f' {buffer.name!r}' if buffer.name else ''} on the host running "
+            "the simulator"
+        ) from None
 
 
 def physical_input(value: np.ndarray, buffer: Buffer) -> np.ndarray:

@@ -23,8 +23,8 @@ from ge_dialect.utils.task_order import RECORD, WAIT, Events
 
 @dataclass(frozen=True)
 class Finding:
-    """Something wrong the simulator found: `kind` is "deadlock" (`start_order`) or "race"
-    (`sim.checker`); `tasks` are the task indices involved."""
+    """Something wrong the simulator found: `kind` is "deadlock" (`start_order`), or "race",
+    "clobber" or "uninitialized" (`sim.checker`); `tasks` are the task indices involved."""
 
     kind: str
     message: str

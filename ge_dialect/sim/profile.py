@@ -37,6 +37,9 @@ Keys (JSON path: kind; meaning -> `DeviceProfile` field, in base units: Hz, s, b
   (2048 bit: 128 f16 lanes) -> `vector_bytes_per_cycle` (`vector_lanes(itemsize)`).
 - `memory.hbm_bandwidth`: bandwidth > 0; the device's HBM bandwidth, shared by all cores
   -> `hbm_bandwidth`.
+- `memory.hbm_size`: size > 0; the device's HBM capacity (Ascend 910: 32 GiB; 910B:
+  64 GiB): a program whose buffers (inputs, outputs, allocations, weights) need more is
+  refused before anything is allocated (`sim.run.check_capacity`) -> `hbm_bytes`.
 - `memory.sustained_bandwidth`: bandwidth > 0; what streaming kernels sustain together
   (the time model shares it among running blocks; the peak is for rooflines)
   -> `sustained_bandwidth`.
@@ -155,6 +158,7 @@ class DeviceProfile:
     vector_bytes_per_cycle: int
     chunk_cycles: int
     hbm_bandwidth: float
+    hbm_bytes: int
     sustained_bandwidth: float
     core_bandwidth: float
     l2_bandwidth: float
@@ -258,6 +262,7 @@ _KEYS: tuple[_Key, ...] = (
     _Key("vector.width", WIDTH, "vector_bytes_per_cycle"),
     _Key("vector.chunk_cycles", COUNT, "chunk_cycles"),
     _Key("memory.hbm_bandwidth", RATE, "hbm_bandwidth"),
+    _Key("memory.hbm_size", BYTES, "hbm_bytes"),
     _Key("memory.sustained_bandwidth", RATE, "sustained_bandwidth"),
     _Key("memory.core_bandwidth", RATE, "core_bandwidth"),
     _Key("memory.l2_bandwidth", RATE, "l2_bandwidth"),

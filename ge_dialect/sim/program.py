@@ -2,10 +2,10 @@
 
 `read_program(fn)` reads a function marked `npu.program` once into a `Program`: numbered
 buffers (the arguments, weights, allocations and views, with their physical shapes, dtypes
-and, for views, the root buffer and byte offset they alias) and numbered tasks in issue
-order (launches, records, waits, copies), each with its stream.  The numerics
-(`ge_dialect.sim.executor`), and the time model and the checkers built on it, work on this
-form and never walk IR again.
+and where they are defined; for a view, the buffer it views and the root buffer and byte
+offset it aliases) and numbered tasks in issue order (launches, records, waits, copies),
+each with its stream.  The numerics (`ge_dialect.sim.executor`), and the time model and the
+checkers built on it, work on this form and never walk IR again.
 """
 
 from __future__ import annotations
@@ -80,6 +80,9 @@ class Buffer:
     offset: int  # byte offset into the root
     name: str = ""  # inputs and outputs: the graph's name
     logical: Operand | None = None  # inputs and outputs: the logical type
+    source: int | None = None  # views: the buffer viewed (a view of a view names the view)
+    location: str = ""  # weights, allocations and views: where the op defining it is
+    label: str = ""  # the SSA name the IR gives it (`%big`), if any
 
     @property
     def nbytes(self) -> int:
@@ -213,7 +216,10 @@ def read_program(fn: func.FuncOp) -> Program:
         root = extra.pop("root", i)
         offset = extra.pop("offset", 0)
         dtype = np.dtype(np_dtype(t.element_type))
-        buffers.append(Buffer(i, kind, tuple(t.get_shape()), dtype, root, offset, **extra))
+        label = f"%{value.name_hint}" if value.name_hint else ""
+        buffers.append(
+            Buffer(i, kind, tuple(t.get_shape()), dtype, root, offset, label=label, **extra)
+        )
         index[value] = i
         return i
 
@@ -241,10 +247,10 @@ def read_program(fn: func.FuncOp) -> Program:
     for op in fn.body.block.ops:
         where = location_str(op.location)
         if isinstance(op, npu.WeightOp):
-            i = add(op.results[0], WEIGHT)
+            i = add(op.results[0], WEIGHT, location=where)
             weights[i] = op.physical_array
         elif isinstance(op, npu.AllocOp):
-            add(op.results[0], ALLOC)
+            add(op.results[0], ALLOC, location=where)
         elif isinstance(op, npu.ViewOp):
             source = buffers[index[op.source]]
             add(
@@ -252,6 +258,8 @@ def read_program(fn: func.FuncOp) -> Program:
                 VIEW,
                 root=source.root,
                 offset=source.offset + _int(op.properties["offset"]),
+                source=source.index,
+                location=where,
             )
         elif isinstance(op, npu.LaunchOp):
             in_types = op.properties["in_types"]

@@ -1,7 +1,7 @@
 """The figures of a simulated run: makespan against its lower bound, streams, units, the
 cluster-analysis figures Ascend users read, three cluster ratios; as text and as JSON.
 
-Definitions (microseconds; a union of intervals counts overlapping time once):
+Definitions (a union of intervals counts overlapping time once):
 
 - `makespan`: when the last task ends; `lower_bound`: `sim.timing.lower_bound`, with what
   limits it (the critical path, or a pool's work over its cores).
@@ -30,6 +30,12 @@ Definitions (microseconds; a union of intervals counts overlapping time once):
   (the heaviest set of buffers no two of which are ordered), the sequential one (most bytes
   live at one point of the task list) and the sum without reuse; before it, the sum of the
   activations' aligned sizes.
+
+Every time is computed on the time model's exact base (whole femtoseconds: the timeline's
+and the bound's `*_fs` figures, `sim.timing` says why) and converted once, to the float
+microseconds of the `Report`'s fields, which are what is printed and written as JSON.  A
+correctly rounded conversion keeps order, so the makespan printed is never below the bound
+printed and makespan / bound is never below 1.
 """
 
 from __future__ import annotations
@@ -41,16 +47,20 @@ from typing import Any
 from ge_dialect.sim.kernel_model import KernelTime
 from ge_dialect.sim.profile import DeviceProfile
 from ge_dialect.sim.program import ALLOC, Program
-from ge_dialect.sim.timeline import Interval, Timeline
+from ge_dialect.sim.timeline import Interval, Timeline, us
 from ge_dialect.sim.timing import Bound, pool_of, pools
 from ge_dialect.utils.task_order import COPY, LAUNCH, RECORD, WAIT
 
 COMPUTE_UNITS = ("cube", "vector")
 
 
-def union(spans: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
+Spans = list[tuple[int, int]]
+"""(start, end) intervals in femtoseconds; `union`'s are disjoint and sorted."""
+
+
+def union(spans: Iterable[tuple[int, int]]) -> Spans:
     """Disjoint, sorted intervals covering `spans`."""
-    merged: list[tuple[float, float]] = []
+    merged: Spans = []
     for start, end in sorted(spans):
         if end <= start:
             continue
@@ -61,17 +71,17 @@ def union(spans: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
     return merged
 
 
-def length(spans: list[tuple[float, float]]) -> float:
+def length(spans: Spans) -> int:
     return sum(end - start for start, end in spans)
 
 
-def intersection(a: list[tuple[float, float]], b: list[tuple[float, float]]) -> float:
-    """The length of the overlap of two disjoint sorted interval lists."""
+def intersection(a: Spans, b: Spans) -> int:
+    """The length of the overlap of two disjoint sorted interval lists (`union`'s)."""
     i = j = 0
-    total = 0.0
+    total = 0
     while i < len(a) and j < len(b):
         start, end = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
-        total += max(0.0, end - start)
+        total += max(0, end - start)
         if a[i][1] < b[j][1]:
             i += 1
         else:
@@ -249,6 +259,61 @@ def _count(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else many or one + 's'}"
 
 
+def _stream_figures(timeline: Timeline) -> list[StreamFigures]:
+    """Each stream's busy time (the union of its launches and copies), tasks, launches and
+    priority (the one nearest 0 among its launches')."""
+    tasks = timeline.program.tasks
+    by_stream: dict[int, list[Interval]] = {}
+    for interval in timeline.intervals:
+        by_stream.setdefault(interval.stream, []).append(interval)
+    streams = []
+    for s in sorted(by_stream):
+        work = [i for i in by_stream[s] if i.unit != "event"]
+        priorities = [tasks[i.task].priority for i in work]
+        streams.append(
+            StreamFigures(
+                s,
+                us(length(union((i.start_fs, i.end_fs) for i in work))),
+                len(by_stream[s]),
+                len(work),
+                min(priorities, key=lambda p: (abs(p), p)) if priorities else 0,
+            )
+        )
+    return streams
+
+
+def _unit_spans(timeline: Timeline, times: list[KernelTime | None]) -> dict[str, Spans]:
+    """Each unit's kernels' runs (not merged)."""
+    spans: dict[str, Spans] = {}
+    for interval in timeline.intervals:
+        k = times[interval.task]
+        if k is not None:
+            spans.setdefault(k.unit, []).append((interval.start_fs, interval.end_fs))
+    return spans
+
+
+@dataclass(frozen=True)
+class _Cluster:
+    """The exact parts of Ascend's cluster figures of one timeline (femtoseconds):
+    Computing, Communication, their overlap and their union."""
+
+    computing: int
+    communication: int
+    overlapped: int
+    busy: int
+
+    @classmethod
+    def of(cls, spans: dict[str, Spans]) -> _Cluster:
+        computing = union(span for unit in COMPUTE_UNITS for span in spans.get(unit, []))
+        communication = union(spans.get("comm", []))
+        return cls(
+            length(computing),
+            length(communication),
+            intersection(computing, communication),
+            length(union([*computing, *communication])),
+        )
+
+
 def make_report(
     timeline: Timeline,
     bound: Bound,
@@ -257,61 +322,36 @@ def make_report(
 ) -> Report:
     """The figures of `timeline` (see the module docstring)."""
     program = timeline.program
-    makespan = timeline.makespan
-    by_stream: dict[int, list[Interval]] = {}
-    for interval in timeline.intervals:
-        by_stream.setdefault(interval.stream, []).append(interval)
-    streams = []
-    for s in sorted(by_stream):
-        work = [i for i in by_stream[s] if i.unit != "event"]
-        priorities = [program.tasks[i.task].priority for i in work]
-        streams.append(
-            StreamFigures(
-                s,
-                length(union((i.start, i.end) for i in work)),
-                len(by_stream[s]),
-                len(work),
-                min(priorities, key=lambda p: (abs(p), p)) if priorities else 0,
-            )
-        )
-    spans: dict[str, list[tuple[float, float]]] = {}
-    core_time: dict[str, float] = {}
+    makespan = timeline.makespan_fs
+    spans = _unit_spans(timeline, times)
+    core_time: dict[str, int] = {}
     for interval in timeline.intervals:
         k = times[interval.task]
-        if k is None:
-            continue
-        spans.setdefault(k.unit, []).append((interval.start, interval.end))
-        core_time[k.unit] = core_time.get(k.unit, 0.0) + interval.core_time
+        if k is not None:
+            core_time[k.unit] = core_time.get(k.unit, 0) + interval.core_time_fs
     capacity = pools(profile)
-    unit_busy = {unit: length(union(s)) for unit, s in spans.items()}
     utilisation = {
         unit: min(1.0, t / (capacity[pool_of(unit, profile)] * makespan)) if makespan else 0.0
         for unit, t in core_time.items()
     }
-    computing = union(span for unit in COMPUTE_UNITS for span in spans.get(unit, []))
-    communication = union(spans.get("comm", []))
-    overlapped = intersection(computing, communication)
-    busy_all = length(union([*computing, *communication]))
-    records = sum(1 for t in program.tasks if t.kind == RECORD)
-    waits = sum(1 for t in program.tasks if t.kind == WAIT)
-    launches = sum(1 for t in program.tasks if t.kind in (LAUNCH, COPY))
+    cluster = _Cluster.of(spans)
     return Report(
         timeline.device,
-        makespan,
+        us(makespan),
         bound.value,
         bound.limited_by,
         bound.critical_path,
-        streams,
-        unit_busy,
+        _stream_figures(timeline),
+        {unit: us(length(union(s))) for unit, s in spans.items()},
         utilisation,
-        length(computing),
-        length(communication),
-        length(communication) - overlapped,
-        overlapped,
-        max(0.0, makespan - busy_all),
-        records,
-        waits,
-        launches,
+        us(cluster.computing),
+        us(cluster.communication),
+        us(cluster.communication - cluster.overlapped),
+        us(cluster.overlapped),
+        us(max(0, makespan - cluster.busy)),
+        sum(1 for t in program.tasks if t.kind == RECORD),
+        sum(1 for t in program.tasks if t.kind == WAIT),
+        sum(1 for t in program.tasks if t.kind in (LAUNCH, COPY)),
         memory_figures(program, profile),
     )
 
@@ -342,35 +382,14 @@ def make_ranks_report(
     reports = [
         make_report(t, b, profile, k) for t, b, k in zip(timelines, bounds, times, strict=True)
     ]
-    step = max(r.makespan for r in reports)
-    ranks: list[dict[str, Any]] = []
-    for timeline, r in zip(timelines, reports, strict=True):
-        busy = r.computing + r.communication - r.overlapped
-        figures = {
-            "Computing": r.computing,
-            "Communication": r.communication,
-            "Communication(Not Overlapped)": r.communication_not_overlapped,
-            "Overlapped": r.overlapped,
-            "Free": max(0.0, step - busy),
-        }
-        ranks.append(
-            {
-                "rank": timeline.rank,
-                "makespan_us": r.makespan,
-                "cluster": figures,
-                "ratios": {
-                    "compute_utilisation": r.computing / step if step else 0.0,
-                    "communication_ratio": r.communication / step if step else 0.0,
-                    "overlap_efficiency": r.overlapped / r.communication
-                    if r.communication
-                    else None,
-                },
-            }
-        )
+    clusters = [_Cluster.of(_unit_spans(t, k)) for t, k in zip(timelines, times, strict=True)]
+    step = max(t.makespan_fs for t in timelines)
+    ranks = [_rank_row(t, c, step) for t, c in zip(timelines, clusters, strict=True)]
     n = len(reports)
+    free = [max(0, step - c.busy) for c in clusters]
 
-    def mean(name: str) -> float:
-        return sum(rank["cluster"][name] for rank in ranks) / n
+    def mean(figures: list[int]) -> float:
+        return us(sum(figures)) / n
 
     imbalance = {
         "makespan": _imbalance([r.makespan for r in reports]),
@@ -393,26 +412,26 @@ def make_ranks_report(
                 "alpha_us": c.cost.alpha * 1e6,
                 "beta_us_per_MB": c.cost.beta * 1e12,
                 "cost_us": c.cost.seconds * 1e6,
-                "start_us": min(s.start for s in spans),
-                "end_us": max(s.end for s in spans),
+                "start_us": us(min(s.start_fs for s in spans)),
+                "end_us": us(max(s.end_fs for s in spans)),
             }
         )
-    best = max(range(n), key=lambda i: (bounds[i].value, -i))
+    best = max(range(n), key=lambda i: (bounds[i].value_fs, -i))
     first = reports[0]
     return Report(
         f"{n} x {profile.name}" + (f" on {topology}" if topology else ""),
-        step,
+        us(step),
         bounds[best].value,
         f"{bounds[best].limited_by} of rank {timelines[best].rank}",
-        max(b.critical_path for b in bounds),
+        us(max(b.critical_path_fs for b in bounds)),
         first.streams,
         first.unit_busy,
         first.utilisation,
-        mean("Computing"),
-        mean("Communication"),
-        mean("Communication(Not Overlapped)"),
-        mean("Overlapped"),
-        mean("Free"),
+        mean([c.computing for c in clusters]),
+        mean([c.communication for c in clusters]),
+        mean([c.communication - c.overlapped for c in clusters]),
+        mean([c.overlapped for c in clusters]),
+        mean(free),
         sum(r.records for r in reports),
         sum(r.waits for r in reports),
         sum(r.launches for r in reports),
@@ -424,6 +443,27 @@ def make_ranks_report(
             "collectives": rows,
         },
     )
+
+
+def _rank_row(timeline: Timeline, c: _Cluster, step: int) -> dict[str, Any]:
+    """One rank's entry of `ranks`: its makespan, its cluster figures (Free counted up to
+    the step time `step`) and ratios."""
+    return {
+        "rank": timeline.rank,
+        "makespan_us": timeline.makespan,
+        "cluster": {
+            "Computing": us(c.computing),
+            "Communication": us(c.communication),
+            "Communication(Not Overlapped)": us(c.communication - c.overlapped),
+            "Overlapped": us(c.overlapped),
+            "Free": us(max(0, step - c.busy)),
+        },
+        "ratios": {
+            "compute_utilisation": c.computing / step if step else 0.0,
+            "communication_ratio": c.communication / step if step else 0.0,
+            "overlap_efficiency": c.overlapped / c.communication if c.communication else None,
+        },
+    }
 
 
 def _rank_lines(extra: dict[str, Any]) -> list[str]:

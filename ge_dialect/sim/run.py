@@ -1,11 +1,12 @@
 """The whole run of a simulation, written once: for one program (`run_program`) and for
 several ranks together (`run_ranks`).
 
-A run is: the inputs (checked, or seeded random ones), the kernels' times on the device
-profile, the timeline (the discrete-event clock), the start order it implies, the report
-(makespan against its lower bound), the race checker's findings, and the numbers (the
-kernels in that start order), unless only the timing is wanted.  `ge_dialect.api` reads the
-program and the profile and calls these; they print nothing.
+A run is: the device's memory checked (`check_capacity`: every buffer must fit in the
+profile's HBM, before anything is allocated), the inputs (checked, or seeded random ones),
+the kernels' times on the device profile, the timeline (the discrete-event clock), the start
+order it implies, the report (makespan against its lower bound), the race checker's
+findings, and the numbers (the kernels in that start order), unless only the timing is
+wanted.  `ge_dialect.api` reads the program and the profile and calls these; they print nothing.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from ge_dialect.sim.checker import check as check_races
 from ge_dialect.sim.executor import execute, execute_ranks
 from ge_dialect.sim.order import Finding
 from ge_dialect.sim.profile import DeviceProfile
-from ge_dialect.sim.program import Program
+from ge_dialect.sim.program import Buffer, Program
 from ge_dialect.sim.report import Report, make_ranks_report, make_report
 from ge_dialect.sim.timeline import Timeline
 from ge_dialect.sim.timing import (
@@ -79,16 +80,23 @@ def input_shapes(program: Program) -> dict[str, tuple[tuple[int, ...], np.dtype]
 
 def random_inputs(shapes: Shapes, seed: int = 0) -> dict[str, np.ndarray]:
     """Seeded inputs of `shapes`: floats ~ U(-1, 1), integers in [-8, 8) (unsigned [0, 8)),
-    booleans fair, drawn in argument order."""
+    booleans fair, drawn in argument order; an input the host cannot hold is a `GeError`."""
     rng = np.random.default_rng(seed)
     values = {}
     for name, (shape, dtype) in shapes.items():
-        if dtype.kind == "f":
-            values[name] = rng.uniform(-1, 1, shape).astype(dtype)
-        elif dtype.kind == "b":
-            values[name] = rng.integers(0, 2, shape).astype(bool)
-        else:
-            values[name] = rng.integers(0 if dtype.kind == "u" else -8, 8, shape).astype(dtype)
+        try:
+            if dtype.kind == "f":
+                values[name] = rng.uniform(-1, 1, shape).astype(dtype)
+            elif dtype.kind == "b":
+                values[name] = rng.integers(0, 2, shape).astype(bool)
+            else:
+                low = 0 if dtype.kind == "u" else -8
+                values[name] = rng.integers(low, 8, shape).astype(dtype)
+        except (MemoryError, ValueError):
+            raise GeError(
+                f"error: cannot draw input '{name}' of shape {list(shape)} ({dtype}): the host "
+                "running the simulator cannot allocate it"
+            ) from None
     return values
 
 
@@ -115,6 +123,46 @@ def checked_inputs(shapes: Shapes, inputs: Mapping[str, Any]) -> dict[str, np.nd
     return checked
 
 
+LARGEST = 3
+"""How many of the largest buffers a capacity error names."""
+
+
+def check_capacity(program: Program, device: DeviceProfile) -> None:
+    """Refuses `program` when its buffers need more bytes than `device`'s HBM
+    (`memory.hbm_size`): one `GeError` naming the total, the capacity and the largest
+    buffers, located at the largest.  Every root buffer counts (inputs, outputs,
+    allocations, weights; a view uses its root's bytes)."""
+    roots = [b for b in program.buffers if b.root == b.index]
+    total = sum(b.nbytes for b in roots)
+    if total <= device.hbm_bytes:
+        return
+    largest = sorted(roots, key=lambda b: (-b.nbytes, b.index))[:LARGEST]
+    listed = ", ".join(f"{_describe(b)} ({byte_text(b.nbytes)})" for b in largest)
+    message = (
+        f"the program's buffers need {byte_text(total)} ({total} bytes), more than the "
+        f"{byte_text(device.hbm_bytes)} ({device.hbm_bytes} bytes) of HBM of '{device.name}' "
+        f"(the profile's memory.hbm_size); the largest: {listed}"
+    )
+    where = largest[0].location
+    raise GeError(f"{where}: error: {message}" if where else f"error: {message}")
+
+
+def _describe(buffer: Buffer) -> str:
+    """A buffer for messages: `input "x"`, `output "y"`, `alloc %big at f.mlir:4:5`."""
+    if buffer.name:
+        return f'{buffer.kind} "{buffer.name}"'
+    what = f"{buffer.kind} {buffer.label}" if buffer.label else str(buffer.kind)
+    return f"{what} at {buffer.location}" if buffer.location else what
+
+
+def byte_text(n: int) -> str:
+    """A byte count in the largest binary unit it reaches, 2 decimals: `4.00 PiB`."""
+    for unit, shift in (("EiB", 60), ("PiB", 50), ("TiB", 40), ("GiB", 30), ("MiB", 20)):
+        if n >= 1 << shift:
+            return f"{n / (1 << shift):.2f} {unit}"
+    return f"{n / 1024:.2f} KiB" if n >= 1024 else f"{n} B"
+
+
 def run_program(
     program: Program,
     inputs: dict[str, np.ndarray],
@@ -124,7 +172,9 @@ def run_program(
     check: bool = True,
 ) -> SimResult:
     """One program on `device`: its timeline, report and (with `check`) race findings, and
-    unless `timing_only` its numbers, the kernels started in the timeline's order."""
+    unless `timing_only` its numbers, the kernels started in the timeline's order.  A
+    program that does not fit in the device's HBM is a `GeError` (`check_capacity`)."""
+    check_capacity(program, device)
     times = kernel_times(program, device)
     timeline = simulate_time(program, device, times)
     order = sorted(range(len(program.tasks)), key=lambda i: (timeline.intervals[i].start, i))
@@ -149,6 +199,8 @@ def run_ranks(
     ranks at HCCL's cost and compute what the real ones would.  `inputs` are the whole
     model's (None: seeded random ones); rank r gets its slice of each input of `splits`
     (input name -> the dim split over ranks), the whole of the others."""
+    for p in programs:
+        check_capacity(p, device)
     n = len(programs)
     shapes = {}
     for name, (shape, dtype) in input_shapes(programs[0]).items():

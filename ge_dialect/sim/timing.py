@@ -36,8 +36,32 @@ reaches is a deadlock naming the ranks.  With one program and no topology
 `lower_bound` is the largest of the critical path (every task at its shortest possible
 duration, along stream order and record -> wait edges), each pool's work over its cores,
 and all bytes over the sustained bandwidth; the simulated makespan is never below it (a
-property test checks).  Linear in tasks and
-waves (times the log of the number of ready kernels).
+property test checks).  Linear in tasks and waves (times the log of the number of ready
+kernels).
+
+**Time base.**  The clock and the bound count time in whole femtoseconds
+(`timeline.FS_PER_US` per microsecond) and bytes in whole femtobytes (1e-15 byte), as Python
+integers, and a bandwidth is an exact fraction of bytes per second, so that bytes per
+second times femtoseconds is femtobytes: every step is exact, and the clock and the bound
+use the same figures.  Each duration of the profile and of the kernel model (float
+seconds) is rounded once to the nearest femtosecond, each byte count to the nearest
+femtobyte (`_Clock`, `_Ticks`).  Where a bandwidth share divides unevenly, the clock
+rounds against the run: the bytes a wave moved are rounded down and the time it needs for
+the rest up.  So each reason the makespan is at least a part of the bound (no stream runs a
+task faster than its shortest, no block ends before its compute or before its bytes at a
+core's bandwidth, the running blocks never move more than the sustained bandwidth allows)
+holds exactly, not up to rounding, and the makespan is never below the bound.
+
+Why not floats: the clock sums durations in the order events happen while the bound sums
+them along the critical path, and the two sums round differently: about a fifth of
+random programs (16 of 77) came out a few ulps below their own bound.  Why not fractions: the
+fluid share divides by the number of running blocks, so the denominators of the bytes left
+would grow with every change of share.  Why femtoseconds rather than picoseconds: the
+roundings (one per duration and per change of share) then stay far below what is printed
+(a run's figures agree with the float model's to a few femtoseconds, against the trace's
+nanosecond and the report's 10 ns), so reports do not change.  Microseconds (floats) exist
+only where figures are read or printed: the timeline's properties, the report and the
+trace.
 """
 
 from __future__ import annotations
@@ -51,60 +75,162 @@ from ge_dialect.sim.kernel_model import COMM_KERNELS, KernelTime, kernel_time
 from ge_dialect.sim.order import Finding, SimulationError, deadlock, start_order
 from ge_dialect.sim.profile import DeviceProfile
 from ge_dialect.sim.program import Program, Task
-from ge_dialect.sim.timeline import Flow, Interval, Timeline
+from ge_dialect.sim.timeline import Flow, Interval, Timeline, us
 from ge_dialect.sim.topology import CollectiveCost, Topology
 from ge_dialect.utils.errors import GeError
 from ge_dialect.utils.task_order import COPY, LAUNCH, RECORD, WAIT, Events
 
-US = 1e6  # seconds -> microseconds
+FS_PER_S = 10**15
+"""Femtoseconds per second; also femtobytes per byte (see "Time base")."""
+
+
+def _scaled(x: float) -> int:
+    """`x` (seconds, or bytes) in femtoseconds (femtobytes), rounded to the nearest: exact
+    integer arithmetic on the float's own value."""
+    num, den = x.as_integer_ratio()
+    return (2 * num * FS_PER_S + den) // (2 * den)
+
+
+Rate = tuple[int, int]
+"""A bandwidth in bytes per second as an exact fraction (numerator, denominator): `r`
+moves `r[0] * t // r[1]` femtobytes in `t` femtoseconds."""
+
+
+def _rate(bytes_per_second: float) -> Rate:
+    return bytes_per_second.as_integer_ratio()
+
+
+def _time_for(nbytes: int, rate: Rate) -> int:
+    """The whole femtoseconds `rate` needs to move `nbytes` femtobytes (rounded up)."""
+    return -(-nbytes * rate[1] // rate[0])
+
+
+@dataclass(frozen=True)
+class _Clock:
+    """The profile's figures the clock and the bound share, on the exact time base."""
+
+    launch: int
+    record: int
+    wait: int
+    block: int
+    latency: int
+    sustained: Rate
+    core: Rate
+
+    @classmethod
+    def of(cls, profile: DeviceProfile) -> _Clock:
+        return cls(
+            _scaled(profile.launch_overhead),
+            _scaled(profile.event_record),
+            _scaled(profile.event_wait),
+            _scaled(profile.block_overhead),
+            _scaled(profile.memory_latency),
+            _rate(profile.sustained_bandwidth),
+            _rate(profile.core_bandwidth),
+        )
+
+    def share(self, blocks: int) -> Rate:
+        """Each of `blocks` running blocks' share of the sustained bandwidth, capped at a
+        core's bandwidth."""
+        (s, sd), (c, cd) = self.sustained, self.core
+        return self.core if c * sd * blocks <= s * cd else (s, sd * blocks)
+
+
+@dataclass(frozen=True)
+class _Ticks:
+    """A `KernelTime` on the exact time base: its blocks' compute (fs), the bytes each moves
+    (femtobytes), the same for its `short` blocks, and a block's fixed overheads (fs)."""
+
+    unit: str
+    blocks: int
+    short: int
+    compute: int
+    bytes: int
+    short_compute: int
+    short_bytes: int
+    extra: int
+
+    @classmethod
+    def of(cls, k: KernelTime, clock: _Clock) -> _Ticks:
+        extra = 0
+        if k.unit != "comm":
+            extra = clock.block + (clock.latency if k.hbm_bytes else 0)
+        return cls(
+            k.unit,
+            k.blocks,
+            k.short,
+            _scaled(k.compute),
+            _scaled(k.hbm_bytes),
+            _scaled(k.short_compute),
+            _scaled(k.short_bytes),
+            extra,
+        )
+
+    def moved(self) -> int:
+        """All the bytes its blocks move (femtobytes)."""
+        return (self.blocks - self.short) * self.bytes + self.short * self.short_bytes
+
+    def min_block(self, clock: _Clock, short: bool = False) -> int:
+        """The shortest time one of its blocks (a short one with `short`) can take: its
+        overheads, then the longer of its compute and its bytes at a whole core's
+        bandwidth (a collective: its time)."""
+        compute, nbytes = self.compute, self.bytes
+        if short:
+            compute, nbytes = self.short_compute, self.short_bytes
+        if self.unit == "comm":
+            return compute
+        return self.extra + max(compute, _time_for(nbytes, clock.core))
 
 
 @dataclass
 class _Kernel:
     task: Task
-    time: KernelTime
+    time: _Ticks
     pool: str
-    ready: float  # when its stream reached it (microseconds)
+    ready: int  # when its stream reached it (fs)
     left: int  # blocks not started
     running: int = 0  # waves running
     short_left: int = 0  # of them, blocks with one piece fewer (started last)
-    start: float = -1.0
+    start: int = -1
     cores: int = 0
-    memory: float = 0.0  # the first wave's time from its overheads to its end (us), for the trace
-    core_time: float = 0.0  # blocks x their time (microseconds)
+    memory: int = 0  # the first moving wave's time from its overheads to its end, for the trace
+    core_time: int = 0  # blocks x their time (fs)
     rank: int = 0
 
-    def key(self) -> tuple[int, float, int]:
+    def key(self) -> tuple[int, int, int]:
         return (self.task.priority, self.ready, self.task.index)
 
 
 @dataclass(eq=False)
 class _Wave:
     """Blocks of one kernel that started together on `blocks` cores at `begin`: after their
-    fixed overheads (until `active`) each computes for `compute` and moves `bytes` at
-    `share` bytes/us, which changes whenever waves start or end (`progress`)."""
+    fixed overheads (until `active`) each computes for `compute` and moves `bytes`
+    (femtobytes left) at its `share` of the bandwidth, which changes whenever waves start
+    or end (`progress`).  Times are femtoseconds."""
 
     kernel: _Kernel
     blocks: int
-    begin: float
-    active: float
-    compute: float
-    bytes: float
-    share: float = 0.0
-    moved_until: float = 0.0
+    begin: int
+    active: int
+    compute: int
+    bytes: int
+    share: Rate = (0, 1)
+    moved_until: int = 0
     version: int = 0
+    moving: bool = False  # whether it had bytes to move when it started
 
-    def progress(self, now: float) -> None:
-        """Counts the bytes moved since the last update at the current share."""
+    def progress(self, now: int) -> None:
+        """Counts the bytes moved since the last update at the current share (rounded
+        down: never more than the share allows)."""
         since = max(self.moved_until, self.active)
-        if now > since and self.share:
-            self.bytes = max(0.0, self.bytes - self.share * (now - since))
+        if now > since and self.bytes:
+            self.bytes = max(0, self.bytes - self.share[0] * (now - since) // self.share[1])
         self.moved_until = max(now, self.moved_until)
 
-    def end(self) -> float:
-        """When the blocks finish at the current share."""
+    def end(self) -> int:
+        """When the blocks finish at the current share (rounded up)."""
         since = max(self.moved_until, self.active)
-        memory = since + self.bytes / self.share if self.bytes else since
+        memory = since + _time_for(self.bytes, self.share) if self.bytes else since
         return max(self.active + self.compute, memory)
 
 
@@ -134,28 +260,6 @@ def kernel_times(program: Program, profile: DeviceProfile) -> list[KernelTime | 
         except (KeyError, IndexError, ValueError, TypeError, ZeroDivisionError) as e:
             raise kernel_error(task, e) from None
     return times
-
-
-def min_block(k: KernelTime, profile: DeviceProfile) -> float:
-    """The shortest time a block of `k` can take (seconds): its whole core bandwidth."""
-    memory = k.hbm_bytes / profile.core_bandwidth if k.unit != "comm" else 0.0
-    return max(k.compute, memory) + _block_extra(k, profile)
-
-
-def _short(k: KernelTime) -> KernelTime:
-    """`k`'s short blocks as a kernel of their own (for their shortest time)."""
-    return replace(k, compute=k.short_compute, hbm_bytes=k.short_bytes)
-
-
-def _moved(k: KernelTime) -> float:
-    """All the bytes `k`'s blocks move."""
-    return (k.blocks - k.short) * k.hbm_bytes + k.short * k.short_bytes
-
-
-def _block_extra(k: KernelTime, profile: DeviceProfile) -> float:
-    if k.unit == "comm":
-        return 0.0
-    return profile.block_overhead + (profile.memory_latency if k.hbm_bytes else 0.0)
 
 
 def simulate_time(
@@ -313,10 +417,13 @@ class _EventLoop:
         all_times: list[list[KernelTime | None]],
         meets: dict[tuple[int, int], int] | None,
         collectives: list[Collective] | None,
-    ):
+    ) -> None:
         self.programs = programs
         self.profile = profile
-        self.all_times = all_times
+        self.clock = clock = _Clock.of(profile)
+        self.all_times: list[list[_Ticks | None]] = [
+            [None if k is None else _Ticks.of(k, clock) for k in times] for times in all_times
+        ]
         self.meets = meets
         self.collectives = collectives
         self.ranks = range(len(programs))
@@ -326,20 +433,17 @@ class _EventLoop:
             for task in program.tasks:
                 self.queues.setdefault((r, task.stream), []).append(task)
         self.position = dict.fromkeys(self.queues, 0)
-        self.stream_free = dict.fromkeys(self.queues, 0.0)  # when its previous task ended
+        self.stream_free = dict.fromkeys(self.queues, 0)  # when its previous task ended
         # (rank, event) -> (time, record task); waiters: the streams at a wait for it
-        self.recorded: Events[tuple[int, int], tuple[float, int], tuple[int, int]] = Events()
+        self.recorded: Events[tuple[int, int], tuple[int, int], tuple[int, int]] = Events()
         self.intervals: list[list[Interval | None]] = [[None] * len(p.tasks) for p in programs]
         self.flows: list[list[Flow]] = [[] for _ in self.ranks]
         self.arrived: dict[int, list[_Wave]] = {}  # collective -> member waves holding an engine
         # (time, seq, _READY | _WAVE_END, the kernel or the wave, the wave's version)
-        self.heap: list[tuple[float, int, int, _Kernel | _Wave, int]] = []
+        self.heap: list[tuple[int, int, int, _Kernel | _Wave, int]] = []
         self.seq = 0
-        self.waiting: list[list[tuple[tuple[int, float, int], _Kernel]]] = [[] for _ in self.ranks]
+        self.waiting: list[list[tuple[tuple[int, int, int], _Kernel]]] = [[] for _ in self.ranks]
         self.running: list[list[_Wave]] = [[] for _ in self.ranks]  # waves moving bytes
-        self.launch = profile.launch_overhead * US
-        self.bandwidth = profile.sustained_bandwidth / US  # bytes per microsecond
-        self.core_bandwidth = profile.core_bandwidth / US
 
     def run(self) -> None:
         """Runs every stream from its start, then the events in time order until none is
@@ -366,18 +470,17 @@ class _EventLoop:
             for r in sorted(changed):
                 self.rerate(r, now)
 
-    def push(self, time: float, kind: int, item: _Kernel | _Wave, version: int = 0) -> None:
+    def push(self, time: int, kind: int, item: _Kernel | _Wave, version: int = 0) -> None:
         """Schedules a kernel's dispatch or a wave's end at `time`."""
         heapq.heappush(self.heap, (time, self.seq, kind, item, version))
         self.seq += 1
 
-    def rerate(self, r: int, now: float) -> None:
+    def rerate(self, r: int, now: int) -> None:
         """Every running wave's blocks on rank `r` get an equal share of the sustained
         bandwidth (capped per core) from `now` on; their ends move accordingly."""
         running = self.running[r]
         blocks = sum(w.blocks for w in running)
-        core_bandwidth = self.core_bandwidth
-        share = min(core_bandwidth, self.bandwidth / blocks) if blocks else core_bandwidth
+        share = self.clock.share(blocks) if blocks else self.clock.core
         for wave in running:
             wave.progress(now)
             if wave.share != share:
@@ -413,7 +516,7 @@ class _EventLoop:
                 ready = self.stream_free[key]
                 pool = pool_of(k.unit, self.profile)
                 kernel = _Kernel(task, k, pool, ready, k.blocks, rank=r, short_left=k.short)
-                self.push(ready + self.launch, _READY, kernel)
+                self.push(ready + self.clock.launch, _READY, kernel)
                 return
             position[key] += 1
 
@@ -421,7 +524,7 @@ class _EventLoop:
         """Runs a record on stream `key`; the streams it releases (at a wait for it)."""
         r, s = key
         ready = self.stream_free[key]
-        end = ready + self.profile.event_record * US
+        end = ready + self.clock.record
         self.intervals[r][task.index] = Interval(task.index, s, "event", ready, ready, end)
         self.stream_free[key] = end
         return self.recorded.record((r, task.event), (end, task.index))
@@ -435,13 +538,13 @@ class _EventLoop:
             return False
         when, record = self.recorded[event]
         ready = self.stream_free[key]
-        end = max(ready, when) + self.profile.event_wait * US
+        end = max(ready, when) + self.clock.wait
         self.intervals[r][task.index] = Interval(task.index, s, "event", ready, ready, end)
         self.flows[r].append(Flow(record, task.index, task.event))
         self.stream_free[key] = end
         return True
 
-    def dispatch(self, r: int, now: float) -> bool:
+    def dispatch(self, r: int, now: int) -> bool:
         """Hands rank `r`'s free cores to its waiting kernels, most urgent first; whether a
         wave that moves bytes started."""
         queue = self.waiting[r]
@@ -468,11 +571,11 @@ class _EventLoop:
         queue[:] = [item for item in queue if item[1].left > 0]
         return started
 
-    def _start_comm(self, r: int, kernel: _Kernel, n: int, now: float) -> None:
+    def _start_comm(self, r: int, kernel: _Kernel, n: int, now: int) -> None:
         """A collective's wave on rank `r`'s comm engine: it ends after its own time, or,
         meeting other ranks, on every member at once, its cost after the last one arrived."""
         k = kernel.time
-        wave = _Wave(kernel, n, now, now, k.compute * US, 0.0)
+        wave = _Wave(kernel, n, now, now, k.compute, 0)
         meet = None if self.meets is None else self.meets.get((r, kernel.task.index))
         if meet is None:
             self.push(wave.end(), _WAVE_END, wave)
@@ -481,35 +584,45 @@ class _EventLoop:
         members.append(wave)
         assert self.collectives is not None
         if len(members) == len(self.collectives[meet].tasks):
-            end = now + k.compute * US
+            end = now + k.compute
             for member in members:
                 member.compute = end - member.begin
                 self.push(member.end(), _WAVE_END, member)
 
-    def _start_waves(self, r: int, kernel: _Kernel, n: int, now: float) -> None:
+    def _start_waves(self, r: int, kernel: _Kernel, n: int, now: int) -> None:
         """`n` blocks of `kernel` start on rank `r`'s cores: the blocks with the most pieces
         first, then the short ones (one wave each); they move bytes (`rerate` times them)."""
         k = kernel.time
-        extra = _block_extra(k, self.profile) * US
+        active = now + k.extra
         short = max(0, n - (kernel.left + n - kernel.short_left))
         kernel.short_left -= short
         running = self.running[r]
         if short:
             kernel.running += 1 if short < n else 0
             running.append(
-                _Wave(kernel, short, now, now + extra, k.short_compute * US, k.short_bytes)
+                _Wave(
+                    kernel,
+                    short,
+                    now,
+                    active,
+                    k.short_compute,
+                    k.short_bytes,
+                    moving=k.short_bytes > 0,
+                )
             )
         if short < n:
-            running.append(_Wave(kernel, n - short, now, now + extra, k.compute * US, k.hbm_bytes))
+            running.append(
+                _Wave(kernel, n - short, now, active, k.compute, k.bytes, moving=k.bytes > 0)
+            )
 
-    def _wave_ended(self, wave: _Wave, now: float, changed: set[int]) -> None:
+    def _wave_ended(self, wave: _Wave, now: int, changed: set[int]) -> None:
         """Frees `wave`'s cores (its rank goes in `changed` if it moved bytes); its
         kernel ends with its last wave."""
         kernel = wave.kernel
         r = kernel.rank
         self.free[(r, kernel.pool)] += wave.blocks
         kernel.core_time += wave.blocks * (now - wave.begin)
-        if kernel.memory == 0.0 and wave.bytes:
+        if kernel.memory == 0 and wave.moving:
             kernel.memory = now - wave.active
         if wave in self.running[r]:
             self.running[r].remove(wave)
@@ -518,7 +631,7 @@ class _EventLoop:
         if kernel.left == 0 and kernel.running == 0:
             self._kernel_ended(kernel, now)
 
-    def _kernel_ended(self, kernel: _Kernel, now: float) -> None:
+    def _kernel_ended(self, kernel: _Kernel, now: int) -> None:
         """`kernel`'s interval; its stream goes on."""
         task = kernel.task
         k = kernel.time
@@ -532,7 +645,7 @@ class _EventLoop:
             now,
             k.blocks,
             kernel.cores,
-            k.compute * US,
+            k.compute,
             kernel.memory,
             kernel.core_time,
         )
@@ -611,72 +724,82 @@ def _stuck(
 
 @dataclass
 class Bound:
-    """The makespan's lower bound and its parts (microseconds)."""
+    """The makespan's lower bound and its parts (femtoseconds; the properties without
+    `_fs` are microseconds)."""
 
-    critical_path: float
-    pool_work: dict[str, float] = field(default_factory=dict)  # work / cores per pool; hbm
+    critical_path_fs: int
+    pool_work_fs: dict[str, int] = field(default_factory=dict)  # work / cores per pool; hbm
+
+    @property
+    def value_fs(self) -> int:
+        return max(self.critical_path_fs, *self.pool_work_fs.values(), 0)
 
     @property
     def value(self) -> float:
-        return max(self.critical_path, *self.pool_work.values(), 0.0)
+        return us(self.value_fs)
+
+    @property
+    def critical_path(self) -> float:
+        return us(self.critical_path_fs)
 
     @property
     def limited_by(self) -> str:
         """ "critical path" or the pool whose work bounds the makespan."""
-        best = max(self.pool_work.items(), key=lambda kv: (kv[1], kv[0]), default=("", 0.0))
-        return "critical path" if self.critical_path >= best[1] else f"{best[0]} work"
+        best = max(self.pool_work_fs.items(), key=lambda kv: (kv[1], kv[0]), default=("", 0))
+        return "critical path" if self.critical_path_fs >= best[1] else f"{best[0]} work"
 
 
 def lower_bound(
     program: Program, profile: DeviceProfile, times: list[KernelTime | None] | None = None
 ) -> Bound:
     """The larger of the critical path and each pool's work over its cores (see the module
-    docstring); no run can be shorter."""
+    docstring); no run can be shorter.  On the clock's time base, with its figures."""
     times = kernel_times(program, profile) if times is None else times
+    clock = _Clock.of(profile)
     capacity = pools(profile)
-    work = dict.fromkeys(capacity, 0.0)
-    shortest: list[float] = []
-    for task, k in zip(program.tasks, times, strict=True):
-        if k is None:
-            cost = profile.event_record if task.kind == RECORD else profile.event_wait
-            shortest.append(cost * US)
+    work = dict.fromkeys(capacity, 0)
+    shortest: list[int] = []
+    moved = 0
+    for task, kernel in zip(program.tasks, times, strict=True):
+        if kernel is None:
+            shortest.append(clock.record if task.kind == RECORD else clock.wait)
             continue
+        k = _Ticks.of(kernel, clock)
         pool = pool_of(k.unit, profile)
-        block = min_block(k, profile)
-        short_block = min_block(_short(k), profile) if k.short else block
+        block = k.min_block(clock)
+        short_block = k.min_block(clock, short=True) if k.short else block
         waves = -(-k.blocks // capacity[pool])
         # its longest block; its waves one after another, each block at a whole core's
         # bandwidth at best; and all its bytes at the sustained bandwidth, which all blocks
         # together never exceed
         fastest = max(block, waves * short_block)
-        moved_bytes = _moved(k)
-        if k.unit != "comm" and moved_bytes:
-            moved = moved_bytes / profile.sustained_bandwidth
-            fastest = max(fastest, _block_extra(k, profile) + moved)
-        shortest.append(profile.launch_overhead * US + fastest * US)
-        work[pool] += ((k.blocks - k.short) * block + k.short * short_block) * US
+        kernel_bytes = k.moved() if k.unit != "comm" else 0
+        if kernel_bytes:
+            moved += kernel_bytes
+            fastest = max(fastest, k.extra + _time_for(kernel_bytes, clock.sustained))
+        shortest.append(clock.launch + fastest)
+        work[pool] += (k.blocks - k.short) * block + k.short * short_block
     finish = _earliest_finish(program, shortest)
-    pool_work = {p: w / capacity[p] for p, w in work.items() if w > 0}
-    moved = sum(_moved(k) for k in times if k is not None and k.unit != "comm")
+    pool_work = {p: -(-w // capacity[p]) for p, w in work.items() if w > 0}
     if moved:
-        pool_work["hbm"] = moved / profile.sustained_bandwidth * US
-    return Bound(max(finish, default=0.0), pool_work)
+        pool_work["hbm"] = _time_for(moved, clock.sustained)
+    return Bound(max(finish, default=0), pool_work)
 
 
-def _earliest_finish(program: Program, shortest: list[float]) -> list[float]:
-    """When each task ends at the earliest, taking `shortest` (microseconds) along stream
+def _earliest_finish(program: Program, shortest: list[int]) -> list[int]:
+    """When each task ends at the earliest, taking `shortest` (femtoseconds) along stream
     order and record -> wait edges (raises `SimulationError` on a deadlock)."""
     schedule = start_order(program)
     if schedule.findings:
         raise SimulationError(schedule.findings)
-    finish = [0.0] * len(program.tasks)
-    last_on: dict[int, float] = {}
-    recorded: Events[int, float, None] = Events()  # event -> when its first record ends
+    finish = [0] * len(program.tasks)
+    last_on: dict[int, int] = {}
+    recorded: Events[int, int, None] = Events()  # event -> when its first record ends
     for index in schedule.order:
         task = program.tasks[index]
-        begin = last_on.get(task.stream, 0.0)
+        begin = last_on.get(task.stream, 0)
         if task.kind == WAIT:
-            begin = max(begin, recorded.get(task.event, 0.0))
+            begin = max(begin, recorded.get(task.event, 0))
         finish[index] = begin + shortest[index]
         last_on[task.stream] = finish[index]
         if task.kind == RECORD:

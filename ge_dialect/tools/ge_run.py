@@ -1,9 +1,9 @@
 """ge-run: compile a graph and run it on the simulated NPU.
 
     ge-run [pass flags | -p pipeline | -O0] [--inputs in.npz] [--outputs out.npz]
-           [--input-shape NAME=DIMS] [--check] [--seed N] [--profile p.json]
+           [--input-shape NAME=DIMS] [--check-numbers] [--seed N] [--profile p.json]
            [--report text|json] [--trace t.json] [--timeline t.png] [--timing-only]
-           [--compare-unoptimized] [--no-check] [--ranks N] [--topology t.json]
+           [--compare-unoptimized] [--no-race-check] [--ranks N] [--topology t.json]
            input.mlir|model.onnx
 
 Reads IR or an ONNX model as ge-opt does, compiles it with the default pipeline and runs the
@@ -11,12 +11,12 @@ device program on the simulated NPU (its numbers and its timeline on the device 
 then prints a summary of each output (shape, dtype, min, max, mean) and the run's report
 (makespan against its lower bound, streams, units, cluster figures; `--report json` prints
 all of it as one JSON object).  `--trace` writes a Chrome/Perfetto trace, `--timeline` a
-PNG; `--timing-only` skips the kernels; `--compare-unoptimized` also times the graph
-lowered without optimisation.  `--ranks N` shards the graph over N ranks (the `shard`
-pass, data-parallel unless a `--shard=...` flag says otherwise) and simulates every rank in
-one event loop on `--topology` (`api.simulate_ranks`): the report adds each rank's figures,
-the imbalance across ranks and every collective's HCCL algorithm and cost, the trace a
-process per rank.
+PNG (its file must end in `.png`); `--timing-only` skips the kernels;
+`--compare-unoptimized` also times the graph lowered without optimisation.  `--ranks N`
+shards the graph over N ranks (the `shard` pass, data-parallel unless a `--shard=...` flag
+says otherwise) and simulates every rank in one event loop on `--topology`
+(`api.simulate_ranks`): the report adds each rank's figures, the imbalance across ranks and
+every collective's HCCL algorithm and cost, the trace a process per rank.
 
 The pipeline is `ge_dialect.api.DEFAULT_PIPELINE` unless pass flags or `-p` say otherwise:
 they replace the optimisation part, and `lower-to-device` and `plan-memory` are appended
@@ -25,19 +25,25 @@ holds an `npu` program runs no passes.  `--inputs` is an `.npz` whose keys are t
 function's argument names (ONNX names when imported, `arg0`, ... otherwise); without it
 inputs are seeded random arrays (`--seed`).  `--outputs` writes the outputs (keys: result
 names), replaced only when the whole run succeeds (so are the trace and the timeline).
-`--check` also runs the reference interpreter on the graph before any pass (and onnxruntime
-for ONNX input) and prints the largest error against each; an output outside the tolerance
-of its dtype (`ge_dialect.utils.tolerance`: against onnxruntime, a whole model's) is an
-error (exit 1).
+`--check-numbers` (or `--check`, its old name) also runs the reference interpreter on a copy
+of the graph before any pass (and onnxruntime for ONNX input) and prints the largest error
+against each; an output outside the tolerance of its dtype (`ge_dialect.utils.tolerance`:
+against onnxruntime, a whole model's) is an error (exit 1).  External data is read relative
+to the input file, the copy's too, from any working directory.
 
-The race checker (`ge_dialect.sim.checker`) replays every run: each race it finds is one
-`input: error: race: ...` line on stderr after the report (naming both tasks, their streams
+The memory checker (`ge_dialect.sim.checker`) replays every run: each race, clobber or
+uninitialized read it finds is one `input: error: race: ...` (`clobber: ...`,
+`uninitialized: ...`) line on stderr after the report (naming both tasks, their streams
 and locations, also in the JSON report's `findings`), and the run exits 1 without writing
-its files; `--no-check` skips it.  A deadlock is an error before anything runs.
+its files; `--no-race-check` (or `--no-check`, its old name) skips it.  A deadlock is an
+error before anything runs.
 
 Built on ge-opt's driver (`GeOptMain`, itself xDSL's `xDSLOptMain` with hooks), so its
 flags and its error discipline apply: one `error:` line and a non-zero exit for a user's
-mistake, never a traceback.
+mistake, never a traceback.  ge-opt's flags about the printed IR (`-o`, `-t`,
+`--split-input-file`, the constants' flags: `REFUSED`) are not listed in `--help` and are a
+usage error; the printer's flags (`--print-op-generic`, ...) apply to the IR dumps of
+`--print-ir-after-all` and `--print-between-passes`, and without one are a usage error.
 """
 
 from __future__ import annotations
@@ -62,14 +68,64 @@ from transforms import parse_pipeline
 LOWERING = "lower-to-device"
 PLANNING = "plan-memory"
 
-OPT_ONLY = {
-    "split_input_file": "--split-input-file",
-    "output_file": "-o",
-    "elide_constants_if_larger": "--elide-constants-if-larger",
-    "externalize_constants_if_larger": "--externalize-constants-if-larger",
-    "external_data": "--external-data",
+PRINTS_NO_IR = "is a ge-opt option; ge-run prints no IR"
+REFUSED = {
+    "-o": PRINTS_NO_IR,
+    "-t": PRINTS_NO_IR,
+    "--elide-constants-if-larger": PRINTS_NO_IR,
+    "--externalize-constants-if-larger": PRINTS_NO_IR,
+    "--external-data": PRINTS_NO_IR,
+    "--split-input-file": "is a ge-opt option; ge-run runs its input as one graph",
 }
-"""ge-opt flags that mean nothing to ge-run (it prints no IR), refused with a clear error."""
+"""ge-opt's flags that mean nothing to ge-run, by one of their option strings: not listed in
+`--help`, and a usage error (`<flag> <reason>`) when given."""
+
+PRINTER_FLAGS = {
+    "print_op_generic": ("--print-op-generic", "in the generic form"),
+    "print_no_properties": ("--print-no-properties", "with properties as attributes"),
+    "print_debuginfo": ("--print-debuginfo", "with locations"),
+    "syntax_highlight": ("--syntax-highlight", "with syntax highlighting"),
+}
+"""The printer's flags (by `args` name): ge-run prints IR only in the dumps of
+`--print-ir-after-all` and `--print-between-passes`, which follow them; without a dump
+flag they are a usage error (they would change nothing)."""
+
+
+class _Refused(argparse.Action):
+    """A ge-opt flag ge-run does not take: hidden from `--help`, a usage error when given
+    (before anything runs).  It keeps the flag's `dest` and default, which ge-opt's driver
+    reads."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, reason: str, **kwargs: Any):
+        super().__init__(option_strings, dest, help=argparse.SUPPRESS, **kwargs)
+        self.reason = reason
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        raise UsageError(f"{option_string} {self.reason}")
+
+
+class _FlagGiven(argparse.Action):
+    """A flag without a value that stores the option string it was given as (None when
+    absent), so that a message names the flag as the user wrote it (`--check` is the old
+    name of `--check-numbers`)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any):
+        super().__init__(option_strings, dest, nargs=0, default=None, **kwargs)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        setattr(namespace, self.dest, option_string)
 
 
 class GeRunMain(GeOptMain):
@@ -82,13 +138,14 @@ class GeRunMain(GeOptMain):
         self.original: ModuleOp | None = None
         self.onnx_model: Any = None
         self.report: list[str] = []
-        self.findings: list[str] = []  # the race checker's, as error lines
+        self.findings: list[str] = []  # the memory checker's, as error lines
         super().__init__(args)
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
         arg_parser.prog = "ge-run"
         arg_parser.description = "compile a GE graph and run it on the simulated NPU"
+        self.refuse_opt_flags(arg_parser)
         group = arg_parser.add_argument_group("ge-run options")
         group.add_argument(
             "-O",
@@ -106,9 +163,13 @@ class GeRunMain(GeOptMain):
             "--outputs", metavar="FILE", help="write the outputs to this .npz (keys: result names)"
         )
         group.add_argument(
+            "--check-numbers",
             "--check",
-            action="store_true",
-            help="compare with the reference interpreter (and onnxruntime for ONNX input)",
+            dest="check",
+            action=_FlagGiven,
+            help="compare the outputs with the reference interpreter (and onnxruntime for "
+            "ONNX input); an output outside its dtype's tolerance is an error (--check: its "
+            "old name)",
         )
         group.add_argument(
             "--seed", type=int, default=0, help="the seed of random inputs (default 0)"
@@ -127,7 +188,9 @@ class GeRunMain(GeOptMain):
             "--trace", metavar="FILE", help="write a Chrome/Perfetto trace (JSON) of the run"
         )
         group.add_argument(
-            "--timeline", metavar="FILE", help="draw the run's timeline as a PNG (matplotlib)"
+            "--timeline",
+            metavar="FILE.png",
+            help="draw the run's timeline as a PNG (matplotlib); the file must end in .png",
         )
         group.add_argument(
             "--timing-only",
@@ -155,23 +218,37 @@ class GeRunMain(GeOptMain):
             "910 server, two servers above 8 ranks)",
         )
         group.add_argument(
+            "--no-race-check",
             "--no-check",
-            dest="no_check",
+            dest="no_race_check",
             action="store_true",
-            help="skip the race checker (races between streams are errors otherwise)",
+            help="skip the memory checker (races, clobbers and uninitialized reads are "
+            "errors otherwise; --no-check: its old name)",
         )
+
+    def refuse_opt_flags(self, arg_parser: argparse.ArgumentParser) -> None:
+        """Replaces ge-opt's flags that ge-run does not take (`REFUSED`) by `_Refused`
+        actions, and says in the printer flags' help what they print in ge-run."""
+        refused = arg_parser.add_argument_group(conflict_handler="resolve")
+        for flag, reason in REFUSED.items():
+            old = arg_parser._option_string_actions[flag]
+            refused.add_argument(
+                *old.option_strings,
+                dest=old.dest,
+                default=old.default,
+                nargs=0 if old.nargs == 0 else "?",
+                action=_Refused,
+                reason=reason,
+            )
+        dumps = "print the IR dumps (--print-ir-after-all, --print-between-passes)"
+        for flag, how in PRINTER_FLAGS.values():
+            arg_parser._option_string_actions[flag].help = f"{dumps} {how}"
 
     # ---- pipeline -------------------------------------------------------------------------
 
     def setup_pipeline(self) -> None:
         self.check_files()
-        for dest, flag in OPT_ONLY.items():
-            if getattr(self.args, dest) not in (None, False):
-                raise UsageError(f"{flag} is a ge-opt option; ge-run prints no IR")
-        if self.args.timing_only:
-            for dest, flag in (("check", "--check"), ("outputs", "--outputs")):
-                if getattr(self.args, dest) not in (None, False):
-                    raise UsageError(f"{flag} needs numbers: it cannot go with --timing-only")
+        self.check_flags()
         passes = [p for p in (self.args.passes, *self.pass_flags) if p]
         passes = self.shard_passes(passes)
         if self.args.opt_level == 0:
@@ -204,6 +281,23 @@ class GeRunMain(GeOptMain):
         except ValueError as e:
             raise UsageError(str(e)) from None
         self.args.passes = ",".join(passes)
+
+    def check_flags(self) -> None:
+        """Usage errors of flags that cannot go together or with their value (before
+        anything is read)."""
+        needs_numbers = self.args.check or ("--outputs" if self.args.outputs is not None else None)
+        if self.args.timing_only and needs_numbers:
+            raise UsageError(f"{needs_numbers} needs numbers: it cannot go with --timing-only")
+        if not (self.args.print_ir_after_all or self.args.print_between_passes):
+            for dest, (flag, _) in PRINTER_FLAGS.items():
+                if getattr(self.args, dest):
+                    raise UsageError(
+                        f"{flag} applies to the IR dumps: ge-run prints IR only with "
+                        "--print-ir-after-all or --print-between-passes"
+                    )
+        timeline = self.args.timeline
+        if timeline is not None and not timeline.lower().endswith(".png"):
+            raise UsageError(f"--timeline draws a PNG: '{timeline}' must end in .png")
 
     def shard_passes(self, passes: list[str]) -> list[str]:
         """`--ranks N`: the pipeline starts with `shard{ranks=N mode=data}` unless it shards
@@ -239,12 +333,31 @@ class GeRunMain(GeOptMain):
             self.check(prog)
             if self.args.check:
                 raise UsageError(
-                    "--check compares a graph with its reference: the input "
+                    f"{self.args.check} compares a graph with its reference: the input "
+                    "is already a device program"
+                )
+            if self.args.compare_unoptimized:
+                raise UsageError(
+                    "--compare-unoptimized lowers the graph without optimisation: the input "
                     "is already a device program"
                 )
             return
-        self.original = prog.clone()
+        if self.args.check or self.args.compare_unoptimized:
+            self.original = self.graph_copy(prog)
         super().apply_passes(prog)
+
+    def graph_copy(self, prog: ModuleOp) -> ModuleOp:
+        """A copy of `prog` (the graph before any pass, for the reference and the -O0 run)
+        whose constants read the same external data from any working directory.
+
+        Relative external paths are resolved against the directory recorded for the parsed
+        module (the input file's), which xDSL's `clone` does not carry over: a copy resolves
+        them against the working directory.  So the copy is taken while `prog`'s paths are
+        relative to the working directory, then `prog`'s are rebased back."""
+        api.rebase_external_paths(prog, "")
+        copy = prog.clone()
+        api.rebase_external_paths(prog, self.input_dir())
+        return copy
 
     # ---- input ----------------------------------------------------------------------------
 
@@ -278,7 +391,7 @@ class GeRunMain(GeOptMain):
 
     def output_resulting_program(self, prog: ModuleOp) -> str:
         inputs = self.read_inputs()
-        result = self.simulate(prog, inputs, self.args.timing_only, not self.args.no_check)
+        result = self.simulate(prog, inputs, self.args.timing_only, not self.args.no_race_check)
         self.findings += [f"{self.get_input_name()}: error: {f.message}" for f in result.findings]
         outputs = {name: summary(value) for name, value in result.outputs.items()}
         checks = self.check_against(result) if self.args.check else []
@@ -320,7 +433,7 @@ class GeRunMain(GeOptMain):
     def simulate(
         self, prog: ModuleOp, inputs: Any, timing_only: bool, check: bool = False
     ) -> api.SimResult:
-        """`api.simulate` with the flags (the race checker only with `check`); an input
+        """`api.simulate` with the flags (the memory checker only with `check`); an input
         error names the file it comes from."""
         try:
             if self.args.ranks is not None or self.args.topology is not None or _sharded(prog):
@@ -358,7 +471,7 @@ class GeRunMain(GeOptMain):
     def unoptimized(self, inputs: Any, makespan: float) -> dict[str, float]:
         """The -O0 run's makespan (timing only) and the speed-up of the optimised one."""
         assert self.original is not None
-        module = self.original.clone()
+        module = self.original.clone()  # (external paths relative to the working directory)
         api.compile(module, LOWERING, ctx=self.ctx, name=self.get_input_name())
         base = self.simulate(module, inputs, timing_only=True).report.makespan
         return {"makespan_us": base, "speedup": base / makespan if makespan else 0.0}

@@ -9,12 +9,18 @@ integers compute in a wider integer type and saturate when stored.  Every NC1HWC
 gets its padding lanes (channel c1*C0 + c0 >= C) written zero, whatever f(0) is.
 
 The format maths are `ge_dialect.utils.layout`'s; nothing here re-derives an index map.
+
+The attribute readers (`ints`, `integer`, `real`, ...) raise a ValueError naming the
+attribute when its value has the wrong kind: a verified program never has one (a launch's
+attributes are checked against its kernel's `ge` op, `npu.signatures`), but a kernel
+called directly is not trusted to have been verified.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeGuard
 
 import numpy as np
 
@@ -66,13 +72,20 @@ Kernel = Callable[[list[np.ndarray], list[Operand], list[Operand], Attrs], list[
 # --------------------------------------------------------------------------------------
 
 
+def _is_integer(value: object) -> TypeGuard[int | np.integer]:
+    """An integer attribute's value (true/false are flags, not integers)."""
+    return isinstance(value, int | np.integer) and not isinstance(value, bool)
+
+
 def ints(attrs: Attrs, name: str, default: Sequence[int]) -> tuple[int, ...]:
-    """A list-of-integers attribute (any iterable of integers)."""
+    """A list-of-integers attribute (any iterable of integers but a string)."""
     value = attrs.get(name)
     if value is None:
         return tuple(int(v) for v in default)
-    assert isinstance(value, Iterable), f"attribute {name} must be a list, got {value!r}"
-    return tuple(int(v) for v in value)
+    values = list(value) if isinstance(value, Iterable) and not isinstance(value, str) else None
+    if values is None or not all(_is_integer(v) for v in values):
+        raise ValueError(f"attribute '{name}' must be a list of integers, got {value!r}")
+    return tuple(int(v) for v in values)
 
 
 def text(attrs: Attrs, name: str, default: str) -> str:
@@ -83,16 +96,20 @@ def text(attrs: Attrs, name: str, default: str) -> str:
 
 
 def integer(attrs: Attrs, name: str, default: int) -> int:
+    """An integer attribute."""
     value = attrs.get(name, default)
-    assert isinstance(value, int | float | np.integer), f"attribute {name}: {value!r}"
+    if not _is_integer(value):
+        raise ValueError(f"attribute '{name}' must be an integer, got {value!r}")
     return int(value)
 
 
 def real(attrs: Attrs, name: str, default: float) -> float:
-    """A float attribute as the f32 number it denotes (attributes are f32)."""
+    """A float attribute as the f32 number it denotes (attributes are f32); an integer is
+    taken as its value."""
     value = attrs.get(name, default)
-    assert isinstance(value, int | float | np.floating | np.integer), f"attribute {name}"
-    return float(np.float32(value))
+    if isinstance(value, float | np.floating) or _is_integer(value):
+        return float(np.float32(value))
+    raise ValueError(f"attribute '{name}' must be a number, got {value!r}")
 
 
 def flag(attrs: Attrs, name: str) -> bool:

@@ -17,6 +17,10 @@ Other combinations (an NHWC input, an OIHW filter with an NC1HWC0 input, ...) ar
 to the nearer native one with `ge_dialect.utils.layout`.  The epilogue `act(y + bias + residual)`
 runs in fp32 on the matmul's result; fp16 operands are upcast while the patch matrix is
 copied and the result is rounded once.  Padding lanes of an NC1HWC0 result are zero.
+
+The strided im2col view is checked to lie inside the padded input before `as_strided`
+makes it: shapes that do not agree (which the launch verifier rejects) are a ValueError,
+never a read outside the array.
 """
 
 from __future__ import annotations
@@ -125,6 +129,36 @@ def _pad_spatial(
     return xp
 
 
+def _check_reach(
+    xp: np.ndarray,
+    need: tuple[int, ...],
+    out_hw: tuple[int, int],
+    strides: tuple[int, ...],
+    dilations: tuple[int, ...],
+) -> None:
+    """Raises ValueError unless every window of the im2col view lies inside the padded
+    array `xp`: `as_strided` does not check, and a wrong shape would read past the array.
+
+    `need` is how many elements each axis of `xp` must hold (for H and W, axes 2 and 3,
+    the windows' reach: `_reach` of the output size, kernel, stride and dilation)."""
+    if min(*strides, *dilations) < 1 or min(out_hw) < 1:
+        raise ValueError(
+            f"conv: strides {list(strides)} and dilations {list(dilations)} must be positive "
+            f"and the output {out_hw[0]}x{out_hw[1]} not empty"
+        )
+    for axis, (have, want) in enumerate(zip(xp.shape, need, strict=False)):
+        if want > have:
+            raise ValueError(
+                f"conv: the windows reach {want} elements along axis {axis} of the padded "
+                f"input {tuple(xp.shape)}, which has {have}"
+            )
+
+
+def _reach(out: int, kernel: int, stride: int, dilation: int) -> int:
+    """How many elements along one axis the windows of an output of `out` positions read."""
+    return (out - 1) * stride + (kernel - 1) * dilation + 1
+
+
 def _conv_nc1hwc0(
     x: np.ndarray,
     fz: np.ndarray,
@@ -158,6 +192,8 @@ def _conv_nc1hwc0(
         xp = xc.reshape(n, 1, *xc.shape[1:])
     else:
         xp = _pad_spatial(x, (2, 3), pads, g_dim * c1)
+    need = (n, g_dim * c1, _reach(ho, kh, sh, dh), _reach(wo, kw, sw, dw), lanes)
+    _check_reach(xp, need, out_hw, strides, dilations)
     s = xp.strides
     view = as_strided(
         xp,
@@ -205,6 +241,8 @@ def _conv_nchw(
     sh, sw = strides
     dh, dw = dilations
     xp = _pad_spatial(x, (2, 3), pads)
+    need = (n, groups * cin, _reach(ho, kh, sh, dh), _reach(wo, kw, sw, dw))
+    _check_reach(xp, need, out_hw, strides, dilations)
     s = xp.strides
     view = as_strided(
         xp,

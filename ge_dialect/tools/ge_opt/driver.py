@@ -385,13 +385,23 @@ class GeOptMain(xDSLOptMain):
             api.verify(module, self.get_input_name())
 
     def dump(self, title: str, module: ModuleOp) -> None:
-        """Prints `module` on stderr under `title`, its constants elided as the output's
-        are (`--elide-constants-if-larger`; the module itself keeps its data)."""
+        """Prints `module` on stderr under `title` as the output is printed (as mlir-opt's
+        dumps): its constants elided (`--elide-constants-if-larger`; the module itself keeps
+        its data), in the form the printer flags ask for (`--print-op-generic`,
+        `--print-no-properties`, `--print-debuginfo`, `--syntax-highlight`)."""
         if self.args.elide_constants_if_larger is not None:
             module = module.clone()
             api.elide(module, self.args.elide_constants_if_larger)
+        text = api.print_module(
+            module,
+            self.args.print_op_generic,
+            properties_as_attributes=self.args.print_no_properties,
+            debuginfo=self.args.print_debuginfo,
+            syntax_highlight=self.args.syntax_highlight,
+            ctx=self.ctx,
+        )
         print(f"// -----// {title} //----- //", file=sys.stderr)
-        print(api.print_module(module), file=sys.stderr)
+        print(text, file=sys.stderr)
 
     @staticmethod
     def print_reports(module: ModuleOp) -> None:

@@ -364,29 +364,38 @@ func.func @wait_tensor_edge(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf3
 
 // -----
 
-// The ineffective multi-stream rule in auto mode: a collective between two ops of stream 0
-// with nothing between them there moves back to stream 0 (no comm stream, no event).
-// CHECK-LABEL: func.func @collective_moves_back(
+// In auto mode a collective stays on the comm stream (1) even between two ops of stream 0
+// with nothing between them there: the ineffective multi-stream rule leaves collectives
+// alone (mode labels moves this one back to stream 0: assign-streams.mlir).
+//   %r (comm): %a and the fork -> wait for %a.   %b (s0): %r -> wait.
+//   return: the join of comm (%r) -> implied by %b's wait.
+// 4 dependencies, 2 kept, 2 dropped.  mode=single puts the collective on stream 0.
+// CHECK-LABEL: func.func @collective_stays_on_comm(
 // CHECK-SAME:  %[[X:[^:]*]]: tensor<16xf32>) -> tensor<16xf32> {
 // CHECK-NEXT:    %[[A:.*]] = ge.relu %[[X]] {stream.id = #stream.id<0>} : tensor<16xf32>
-// CHECK-NEXT:    %[[R:.*]] = ge.hcom_all_reduce %[[A]] reduction sum group "world" rank_size 8 {stream.id = #stream.id<0>} : tensor<16xf32>
+// CHECK-NEXT:    %[[E0:.*]] = stream.record %[[A]] {stream.id = #stream.id<0>} : tensor<16xf32>
+// CHECK-NEXT:    stream.wait %[[E0]] {stream.id = #stream.id<1>}
+// CHECK-NEXT:    %[[R:.*]] = ge.hcom_all_reduce %[[A]] reduction sum group "world" rank_size 8 {stream.id = #stream.id<1>} : tensor<16xf32>
+// CHECK-NEXT:    %[[E1:.*]] = stream.record %[[R]] {stream.id = #stream.id<1>} : tensor<16xf32>
+// CHECK-NEXT:    stream.wait %[[E1]] {stream.id = #stream.id<0>}
 // CHECK-NEXT:    %[[B:.*]] = ge.relu %[[R]] {stream.id = #stream.id<0>} : tensor<16xf32>
 // CHECK-NEXT:    func.return %[[B]] : tensor<16xf32>
 // CHECK-NEXT:  }
-// REPORT-NEXT: [assign-streams] @collective_moves_back: mode auto, 1 stream(s)
-// REPORT-NEXT:   logic_stream_id: 0, kind: main, user_stream_label: , priority: 0, ops: 3
-// REPORT-NEXT:   events: 0 kept, 0 dropped of 0 cross-stream dependencies
-// SINGLE-LABEL: func.func @collective_moves_back(
+// REPORT-NEXT: [assign-streams] @collective_stays_on_comm: mode auto, 2 stream(s)
+// REPORT-NEXT:   logic_stream_id: 0, kind: main, user_stream_label: , priority: 0, ops: 2
+// REPORT-NEXT:   logic_stream_id: 1, kind: comm, user_stream_label: , priority: 0, ops: 1
+// REPORT-NEXT:   events: 2 kept, 2 dropped of 4 cross-stream dependencies
+// SINGLE-LABEL: func.func @collective_stays_on_comm(
 // SINGLE-SAME:  %[[X:[^:]*]]: tensor<16xf32>) -> tensor<16xf32> {
 // SINGLE-NEXT:    %[[A:.*]] = ge.relu %[[X]] {stream.id = #stream.id<0>} : tensor<16xf32>
 // SINGLE-NEXT:    %[[R:.*]] = ge.hcom_all_reduce %[[A]] reduction sum group "world" rank_size 8 {stream.id = #stream.id<0>} : tensor<16xf32>
 // SINGLE-NEXT:    %[[B:.*]] = ge.relu %[[R]] {stream.id = #stream.id<0>} : tensor<16xf32>
 // SINGLE-NEXT:    func.return %[[B]] : tensor<16xf32>
 // SINGLE-NEXT:  }
-// SINGLE-REPORT-NEXT: [assign-streams] @collective_moves_back: mode single, 1 stream(s)
+// SINGLE-REPORT-NEXT: [assign-streams] @collective_stays_on_comm: mode single, 1 stream(s)
 // SINGLE-REPORT-NEXT:   logic_stream_id: 0, kind: main, user_stream_label: , priority: 0, ops: 3
 // SINGLE-REPORT-NEXT:   events: 0 kept, 0 dropped of 0 cross-stream dependencies
-func.func @collective_moves_back(%x: tensor<16xf32>) -> tensor<16xf32> {
+func.func @collective_stays_on_comm(%x: tensor<16xf32>) -> tensor<16xf32> {
   %a = ge.relu %x : tensor<16xf32>
   %r = ge.hcom_all_reduce %a reduction sum group "world" rank_size 8 : tensor<16xf32>
   %b = ge.relu %r : tensor<16xf32>

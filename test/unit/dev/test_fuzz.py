@@ -11,7 +11,6 @@ import os
 import sys
 
 import pytest
-
 from helpers.support import ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "dev"))

@@ -16,7 +16,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ge_dialect.utils.errors import GeError
 from ge_dialect.sim import profile as profile_module
 from ge_dialect.sim.profile import (
     BANDWIDTH,
@@ -32,6 +31,7 @@ from ge_dialect.sim.profile import (
     parse_profile,
     parse_quantity,
 )
+from ge_dialect.utils.errors import GeError
 
 # A valid profile; tests replace one line (numbered from 1 as below).
 TEMPLATE_LINES = [
@@ -41,14 +41,15 @@ TEMPLATE_LINES = [
     '  "cores": {"cube": 2, "vector": 2, "shared": true},',  # 4
     '  "cube": {',  # 5
     '    "fractal": 16,',  # 6
-    '    "macs_per_cycle": {"f16": 4096, "i8": 8192}, "mte1_bytes_per_cycle": 48, "k_step_cycles": 32',  # 7
+    '    "macs_per_cycle": {"f16": 4096, "i8": 8192}, '
+    '"mte1_bytes_per_cycle": 48, "k_step_cycles": 32',  # 7
     "  },",  # 8
     '  "vector": {"width": "2048 bit", "chunk_cycles": 200},',  # 9
     '  "memory": {',  # 10
     '    "hbm_bandwidth": "1 TB/s",',  # 11
     '    "core_bandwidth": "100 GB/s", "sustained_bandwidth": "0.5 TB/s",',  # 12
     '    "l2_bandwidth": "5 TB/s",',  # 13
-    '    "l2_size": "32 MiB",',  # 14
+    '    "l2_size": "32 MiB", "hbm_size": "32 GiB",',  # 14
     '    "alignment": "512 B", "latency": "1 us"',  # 15
     "  },",  # 16
     '  "buffers": {',  # 17
@@ -103,6 +104,7 @@ def test_default_loads_and_peaks_at_256_tflops():
     assert p.vector_bytes_per_cycle == 256 and p.vector_lanes(2) == 128
     assert p.vector_lanes(4) == 64
     assert p.hbm_bandwidth == 1.2e12 and p.l2_bandwidth == 6e12
+    assert p.hbm_bytes == 32 << 30  # an Ascend 910's 32 GB of HBM2
     assert (p.l0a_bytes, p.l0b_bytes, p.l0c_bytes) == (64 << 10, 64 << 10, 256 << 10)
     assert (p.l1_bytes, p.ub_bytes, p.l2_bytes) == (1 << 20, 256 << 10, 32 << 20)
     assert p.alignment == 512
@@ -260,7 +262,7 @@ def test_units_in_a_profile():
     p = parse_profile(
         text_with(
             (9, '  "vector": {"width": "256 B", "chunk_cycles": 200},'),
-            (14, '    "l2_size": "32000 KB",'),
+            (14, '    "l2_size": "32000 KB", "hbm_size": "64 GB",'),
             (21, '    "l1": "8 Mibit",'),
             (25, '    "launch": "1500ns",'),
             (26, '    "block": "0.25 µs",'),
@@ -268,7 +270,7 @@ def test_units_in_a_profile():
         )
     )
     assert p.vector_bytes_per_cycle == 256
-    assert p.l2_bytes == 32_000_000 and p.l1_bytes == 1 << 20
+    assert p.l2_bytes == 32_000_000 and p.l1_bytes == 1 << 20 and p.hbm_bytes == 64 * 10**9
     assert p.launch_overhead == 1.5e-6 and p.block_overhead == 0.25e-6
     assert p.hbm_bandwidth == 1.2e12
 
@@ -283,6 +285,7 @@ def test_to_json_round_trips():
     assert parse_profile(json.dumps(out)).to_json() == out
     # the default's quantities come out as its file writes them, up to the choice of unit
     assert out["memory"]["hbm_bandwidth"] == "1.2 TB/s"
+    assert out["memory"]["hbm_size"] == "32 GiB"
     assert out["buffers"] == {
         "l0a": "64 KiB",
         "l0b": "64 KiB",
@@ -349,7 +352,8 @@ EVERY_TOP_KEY = "name, clock, cores, cube, vector, memory, buffers, overheads, l
          "p.json:4:12: error: cores.shared: missing key (expected true or false)"),
         ([(3, "")],
          'p.json:1:1: error: clock: missing key (expected a frequency such as "0.98 GHz")'),
-        ([(7, '    "macs_per_cycle": {"i8": 8192}, "mte1_bytes_per_cycle": 48, "k_step_cycles": 32')],
+        ([(7, '    "macs_per_cycle": {"i8": 8192}, '
+              '"mte1_bytes_per_cycle": 48, "k_step_cycles": 32')],
          "p.json:7:23: error: cube.macs_per_cycle.f16: missing key (expected a positive "
          "integer, MACs per cycle per core)"),
         # an unknown key: at the key
@@ -387,6 +391,14 @@ EVERY_TOP_KEY = "name, clock, cores, cube, vector, memory, buffers, overheads, l
         ([(21, '    "l1": "0 MiB",')],
          'p.json:21:11: error: buffers.l1: expected a positive size such as "64 KiB", '
          'got "0 MiB"'),
+        ([(14, '    "l2_size": "32 MiB", "hbm_size": "0 GiB",')],
+         'p.json:14:38: error: memory.hbm_size: expected a positive size such as "64 KiB", '
+         'got "0 GiB"'),
+        ([(14, '    "l2_size": "32 MiB", "hbm_size": "1.2 TB/s",')],
+         'p.json:14:38: error: memory.hbm_size: "1.2 TB/s" is a bandwidth; expected a size '
+         'such as "64 KiB"'),
+        ([(14, '    "l2_size": "32 MiB",')],
+         'p.json:10:13: error: memory.hbm_size: missing key (expected a size such as "64 KiB")'),
         ([(11, '    "hbm_bandwidth": "-1 TB/s",')],
          'p.json:11:22: error: memory.hbm_bandwidth: expected a positive bandwidth such as '
          '"1.2 TB/s", got "-1 TB/s"'),
@@ -401,7 +413,8 @@ EVERY_TOP_KEY = "name, clock, cores, cube, vector, memory, buffers, overheads, l
         ([(9, '  "vector": {"width": "2044 bit", "chunk_cycles": 200},')],
          "p.json:9:23: error: vector.width: expected a whole number of bytes (a multiple of "
          '8 bits), got "2044 bit"'),
-        ([(7, '    "macs_per_cycle": {"f16": 4096, "fp8": 1}, "mte1_bytes_per_cycle": 48, "k_step_cycles": 32')],
+        ([(7, '    "macs_per_cycle": {"f16": 4096, "fp8": 1}, '
+              '"mte1_bytes_per_cycle": 48, "k_step_cycles": 32')],
          'p.json:7:37: error: cube.macs_per_cycle.fp8: unknown element type "fp8"; expected '
          "an element type name as in MLIR (f16, i8, f32, ...)"),
         ([(4, '  "cores": {"cube": 2, "vector": 4, "shared": true},')],

@@ -176,16 +176,17 @@ def test_start_order_follows_events():
 
 
 def test_the_first_record_of_an_event_counts():
-    """Event 0 is recorded on stream 2 (at once) and again on stream 0 after the launch that
-    writes %a; the wait on stream 1 goes on after the first record, so its launch's read of
-    %a is not ordered after the write: a race (none if a later record counted)."""
+    """Event 0 is recorded on stream 0 at once and again after the launch that writes %a;
+    the wait on stream 1 goes on after the first record, so its launch's read of %a is not
+    ordered after the write: a race (none if the later record counted)."""
     m = _program("\n  ".join([
         "npu.wait 0 stream 1",
         _launch("%a", "%y", 1),
-        "npu.record 0 stream 2",
+        "npu.record 0 stream 0",
         _launch("%x", "%a", 0),
         "npu.record 0 stream 0",
     ]))
+    m.verify()
     result = api.simulate(m, timing_only=True)
     assert start_order(result.program).order == [2, 0, 1, 3, 4]
     assert [(f.record, f.wait) for f in result.timeline.flows] == [(2, 0)]

@@ -6,9 +6,12 @@ Programs are small hand-written `npu` programs; their `Timeline`s are made by ha
 - The JSON validates against a schema of the subset of the trace-event format it emits
   (phases X, M, s, f; the fields each needs; times >= 0; integer pid/tid).
 - One process per rank and one named thread per stream; each launch and copy a complete
-  event with its cost, each record and wait an event slice.
+  event with its cost and location, each record and wait an event slice with its location;
+  a wait its stream reached before the record fired is two slices, blocked then satisfied.
 - Every flow id appears once as "s", inside its record's slice, and once as "f", inside its
-  wait's slice, on the right pid/tid, and right after that slice in file order.
+  wait's satisfied slice, on the right pid/tid, and right after that slice in file order;
+  every arrow goes forward in time as both viewers draw it, in hand-made timelines and in
+  simulated runs (multi-stream examples, zoo models with assign-streams auto, ranks).
 - The same timelines give the same bytes, whatever order the timelines and flows come in.
 - The PNG starts with the PNG signature, has the same bytes twice, embeds no version; a
   missing matplotlib and an unwritable path are one-line errors.
@@ -19,17 +22,20 @@ from __future__ import annotations
 import builtins
 import json
 import os
+import re
 from collections import Counter
 from dataclasses import replace
 
 import jsonschema  # type: ignore[import-untyped, unused-ignore]  # no stubs installed
+import numpy as np
 import pytest
+from helpers.support import ROOT
 
 from ge_dialect import api
-from ge_dialect.utils.errors import GeError
 from ge_dialect.sim.program import Program, find_program, read_program
-from ge_dialect.sim.timeline import Flow, Interval, Timeline
+from ge_dialect.sim.timeline import FS_PER_US, Flow, Interval, Timeline
 from ge_dialect.sim.trace import chrome_trace, timeline_png, write_chrome_trace
+from ge_dialect.utils.errors import GeError
 
 PROGRAM = """
 func.func @main(%x: memref<4xf32> {{npu.input = "x"}},
@@ -42,7 +48,7 @@ func.func @main(%x: memref<4xf32> {{npu.input = "x"}},
   npu.wait 0 stream 1
   npu.launch "{kernel}"(%a) -> (%b) stream 1 priority {priority}
       : (tensor<4xf32>) -> (tensor<4xf32>)
-      cost <{unit}, flops = 64, bytes_in = 16, bytes_out = 16, blocks = 2>
+      cost <{unit}, flops = 64, bytes_in = 16, bytes_out = 16, blocks = 2>{attrs}
   npu.record 1 stream 1
   npu.wait 1 stream 0
   npu.copy %b -> %y stream 0
@@ -53,24 +59,58 @@ func.func @main(%x: memref<4xf32> {{npu.input = "x"}},
 
 
 def _program(kernel: str = "sigmoid", unit: str = "cube", priority: int = -1) -> Program:
-    module = api.parse(PROGRAM.format(kernel=kernel, unit=unit, priority=priority), "p.mlir")
+    attrs = ' attrs {reduction = "sum", group = "g", rank_size = 1 : i64}' if unit == "comm" else ""
+    text = PROGRAM.format(kernel=kernel, unit=unit, priority=priority, attrs=attrs)
+    module = api.parse(text, "p.mlir")
     api.verify(module)
     return read_program(find_program(module))
 
 
+def _fs(microseconds: float) -> int:
+    return round(microseconds * FS_PER_US)
+
+
+def _iv(
+    task: int,
+    stream: int,
+    unit: str,
+    ready: float,
+    start: float,
+    end: float,
+    compute: float = 0.0,
+    memory: float = 0.0,
+    blocks: int = 0,
+) -> Interval:
+    """An interval given in microseconds (the timeline holds femtoseconds)."""
+    return Interval(
+        task,
+        stream,
+        unit,
+        _fs(ready),
+        _fs(start),
+        _fs(end),
+        blocks=blocks,
+        cores=blocks,
+        compute_fs=_fs(compute),
+        memory_fs=_fs(memory),
+    )
+
+
 def _timeline(program: Program, rank: int = 0, shift: float = 0.0, record_dur: float = 0.05):
     """Task i of `PROGRAM`: 0 relu s0, 1 record e0 s0, 2 wait e0 s1, 3 kernel s1 (queued
-    0.4 us for cores), 4 record e1 s1, 5 wait e1 s0, 6 copy s0."""
+    0.4 us for cores), 4 record e1 s1, 5 wait e1 s0, 6 copy s0.  Both waits are reached
+    before their record fires: wait e0 at the start, record e0 at 2.0 + record_dur; wait
+    e1 at 2.05, record e1 at 5.0 + record_dur."""
     unit = program.tasks[3].cost.unit
     t = shift
     intervals = [
-        Interval(0, 0, "vector", t, t, t + 2.0, blocks=1, cores=1, compute=1.5, memory=2.0),
-        Interval(1, 0, "event", t + 2.0, t + 2.0, t + 2.0 + record_dur),
-        Interval(2, 1, "event", t, t, t + 2.1),
-        Interval(3, 1, unit, t + 2.1, t + 2.5, t + 5.0, blocks=2, cores=2, compute=2.5, memory=1),
-        Interval(4, 1, "event", t + 5.0, t + 5.0, t + 5.0 + record_dur),
-        Interval(5, 0, "event", t + 2.05, t + 2.05, t + 5.1),
-        Interval(6, 0, "vector", t + 5.1, t + 5.1, t + 6.0, blocks=1, cores=1, memory=0.9),
+        _iv(0, 0, "vector", t, t, t + 2.0, blocks=1, compute=1.5, memory=2.0),
+        _iv(1, 0, "event", t + 2.0, t + 2.0, t + 2.0 + record_dur),
+        _iv(2, 1, "event", t, t, t + 2.1),
+        _iv(3, 1, unit, t + 2.1, t + 2.5, t + 5.0, blocks=2, compute=2.5, memory=1),
+        _iv(4, 1, "event", t + 5.0, t + 5.0, t + 5.0 + record_dur),
+        _iv(5, 0, "event", t + 2.05, t + 2.05, t + 5.1),
+        _iv(6, 0, "vector", t + 5.1, t + 5.1, t + 6.0, blocks=1, memory=0.9),
     ]
     flows = [Flow(1, 2, 0), Flow(4, 5, 1)]
     return Timeline(program, intervals, flows, rank=rank, device="ascend910")
@@ -250,8 +290,10 @@ def test_complete_events_carry_cost_and_location():
     timelines = _two_ranks()
     trace = chrome_trace(timelines)
     slices = _events(trace, "X")
-    assert len(slices) == sum(len(t.intervals) for t in timelines)
-    by_task = {(e["pid"], e["args"]["task"]): e for e in slices}
+    blocked = [e for e in slices if e["name"].endswith("(blocked)")]
+    assert len(blocked) == 4  # both waits of both ranks
+    assert len(slices) == sum(len(t.intervals) for t in timelines) + len(blocked)
+    by_task = {(e["pid"], e["args"]["task"]): e for e in slices if e not in blocked}
     relu = by_task[0, 0]
     assert relu == {
         "name": "relu",
@@ -294,55 +336,79 @@ def test_complete_events_carry_cost_and_location():
         0.05,
     )
     assert record["args"] == {"location": "p.mlir:8:3", "task": 1, "event": 0}
-    # a wait spans [start, end]: how long its stream was blocked; `ready` is in its args
-    assert (wait["name"], wait["ts"], wait["dur"]) == ("wait e1", 2.05, 3.05)
+    # stream 0 reached wait e1 at 2.05, record e1 fired at 5.05: blocked from 2.05 to 5.05,
+    # then the wait itself from 5.05 to 5.1; `ready` is in its args
+    (before,) = [e for e in blocked if (e["pid"], e["args"]["task"]) == (0, 5)]
+    assert (before["name"], before["cat"], before["ts"], before["dur"]) == (
+        "wait e1 (blocked)",
+        "event",
+        2.05,
+        3.0,
+    )
+    assert before["args"] == {"location": "p.mlir:14:3", "task": 5, "event": 1}
+    assert (wait["name"], wait["ts"], wait["dur"]) == ("wait e1", 5.05, 0.05)
     assert wait["args"] == {"location": "p.mlir:14:3", "task": 5, "event": 1, "ready": 2.05}
+    # every slice, records and waits too, is located in the IR
+    assert all(re.fullmatch(r"p\.mlir:\d+:3", e["args"]["location"]) for e in slices)
+
+
+def _ns(us: float) -> int:
+    return round(us * 1000)
+
+
+def _bound_slice(events, position, e):
+    """The slice a viewer binds flow event `e` (at `position` in `events`) to: the last slice
+    before it on its thread, in file order, which must enclose its timestamp (strictly
+    before the slice's end, where the next slice of the stream may begin, unless the slice
+    has no interior), and no other slice of the thread may enclose it."""
+    thread = (e["pid"], e["tid"])
+    slice_ = next(
+        x for x in reversed(events[:position]) if x["ph"] == "X" and (x["pid"], x["tid"]) == thread
+    )
+    start, end, t = _ns(slice_["ts"]), _ns(slice_["ts"] + slice_["dur"]), _ns(e["ts"])
+    assert start <= t <= end
+    if end - start >= 2:
+        assert start < t < end
+    assert all(
+        not (_ns(x["ts"]) < t < _ns(x["ts"] + x["dur"]))
+        for x in events
+        if x["ph"] == "X" and (x["pid"], x["tid"]) == thread and x is not slice_
+    )
+    return slice_
 
 
 def _check_flows(trace, timelines):
-    """Each flow: one "s" bound to its record's slice, one "f" bound to its wait's slice."""
+    """Each flow: one "s" bound to its record's slice, one "f" bound to its wait's satisfied
+    slice, and an arrow that goes forward in time in both viewers: chrome://tracing draws
+    it from the start's timestamp to the end's, Perfetto from the end of the start's slice
+    to the start of the end's slice."""
     events = trace["traceEvents"]
+    position = {id(e): k for k, e in enumerate(events)}
     flows = [e for e in events if e["ph"] in ("s", "f")]
     counts = Counter((e["id"], e["ph"]) for e in flows)
     ids = {e["id"] for e in flows}
     assert len(ids) == sum(len(t.flows) for t in timelines)
     assert all(counts[i, "s"] == 1 and counts[i, "f"] == 1 for i in ids), counts
+    starts = {e["id"]: e for e in flows if e["ph"] == "s"}
+    ends = {e["id"]: e for e in flows if e["ph"] == "f"}
     by_rank = {t.rank: t for t in timelines}
     pairs = set()
     for i in sorted(ids):
-        start = next(e for e in flows if e["id"] == i and e["ph"] == "s")
-        end = next(e for e in flows if e["id"] == i and e["ph"] == "f")
+        start, end = starts[i], ends[i]
         assert (start["name"], start["cat"]) == (end["name"], end["cat"])  # paired by Perfetto
         assert end["bp"] == "e" and "bp" not in start
         assert start["pid"] == end["pid"]
         timeline = by_rank[start["pid"]]
-        bound = []
-        for e in (start, end):
-            # the slice a viewer binds it to: the last slice before it on its thread, in file
-            # order, which must enclose its timestamp (strictly before the slice's end, where
-            # the next slice of the stream may begin, unless the slice has no interior)
-            k = events.index(e)
-            slice_ = next(
-                x
-                for x in reversed(events[:k])
-                if x["ph"] == "X" and (x["pid"], x["tid"]) == (e["pid"], e["tid"])
-            )
-            assert slice_["ts"] <= e["ts"] <= slice_["ts"] + slice_["dur"]
-            if slice_["dur"] >= 0.002:
-                assert slice_["ts"] < e["ts"] < slice_["ts"] + slice_["dur"]
-            assert all(  # no other slice of the thread encloses it
-                not (x["ts"] < e["ts"] < x["ts"] + x["dur"])
-                for x in events
-                if x["ph"] == "X"
-                and (x["pid"], x["tid"]) == (e["pid"], e["tid"])
-                and x is not slice_
-            )
-            bound.append(slice_["args"]["task"])
+        record, wait = (_bound_slice(events, position[id(e)], e) for e in (start, end))
+        for e, slice_ in ((start, record), (end, wait)):
             task = timeline.program.tasks[slice_["args"]["task"]]
             assert e["tid"] == task.stream and e["name"] == f"e{task.event}"
-        assert timeline.program.tasks[bound[0]].kind == "record"
-        assert timeline.program.tasks[bound[1]].kind == "wait"
-        pairs.add((start["pid"], bound[0], bound[1]))
+        assert timeline.program.tasks[record["args"]["task"]].kind == "record"
+        assert timeline.program.tasks[wait["args"]["task"]].kind == "wait"
+        assert wait["name"] == f"wait {end['name']}"  # its satisfied part, never the blocked one
+        assert _ns(end["ts"]) >= _ns(start["ts"])  # chrome://tracing's arrow
+        assert _ns(wait["ts"]) >= _ns(record["ts"] + record["dur"])  # Perfetto's arrow
+        pairs.add((start["pid"], record["args"]["task"], wait["args"]["task"]))
     assert pairs == {(t.rank, f.record, f.wait) for t in timelines for f in t.flows}
 
 
@@ -361,6 +427,75 @@ def test_flows_bind_to_slices_without_interior(record_dur):
         slices = [e for e in _events(trace, "X") if e["tid"] == tid]
         for a, b in zip(slices, slices[1:], strict=False):
             assert round((a["ts"] + a["dur"]) * 1000) <= round(b["ts"] * 1000)
+
+
+AUTO = "canonicalize,cse,fuse,to-nc1hwc0,assign-streams{mode=auto},lower-to-device"
+REPRODUCER = f"{ROOT}/test/unit/data/device/makespan_below_bound_g00.mlir"
+SIMULATED = {
+    "torchair example": (
+        f"{ROOT}/examples/torchair_multistream.mlir",
+        "assign-streams,lower-to-device",
+    ),
+    "encoder, auto streams": (f"{ROOT}/examples/zoo/encoder.onnx", AUTO),
+    "inception, auto streams": (f"{ROOT}/examples/zoo/inception.onnx", AUTO),
+    "hand-written npu program": (REPRODUCER, ""),
+}
+
+
+def _simulated(name: str) -> api.SimResult:
+    path, pipeline = SIMULATED[name]
+    module = api.load(path)
+    if pipeline:
+        api.compile(module, pipeline)
+    return api.simulate(module, timing_only=True, check=False)
+
+
+@pytest.mark.parametrize("name", sorted(SIMULATED))
+def test_flow_arrows_go_forward_in_simulated_runs(name):
+    """Every arrow from a record to its wait ends no earlier than it starts, in both
+    viewers, including where the wait was issued before the record fired."""
+    result = _simulated(name)
+    trace = api.trace(result)
+    _check_flows(trace, [result.timeline])
+    blocked = [e for e in _events(trace, "X") if e["name"].endswith("(blocked)")]
+    assert blocked  # the case whose arrows used to end before they started
+    for e in blocked:  # a blocked part ends where the wait's satisfied part begins
+        (satisfied,) = [
+            x for x in _events(trace, "X") if x["args"]["task"] == e["args"]["task"] and x is not e
+        ]
+        assert _ns(e["ts"] + e["dur"]) == _ns(satisfied["ts"])
+
+
+def test_flow_arrows_go_forward_across_ranks():
+    from ge_dialect.frontend.builder import GraphBuilder
+
+    b = GraphBuilder("main")
+    x = b.input("x", [8, 32])
+    w1 = b.const(np.full((32, 64), 0.01, np.float32))
+    w2 = b.const(np.full((64, 32), 0.01, np.float32))
+    module = b.build([b.matmul(b.relu(b.matmul(x, w1)), w2, name="y")])
+    api.compile(module, "shard{ranks=2 mode=tensor}," + AUTO)
+    result = api.simulate_ranks(module, timing_only=True, check=False)
+    timelines = [run.timeline for run in result.ranks]
+    assert sum(len(t.flows) for t in timelines) > 0
+    _check_flows(api.trace(result.ranks), timelines)
+
+
+def _event_locations(result: api.SimResult) -> list[str]:
+    slices = _events(api.trace(result), "X")
+    located = [e["args"]["location"] for e in slices if e["cat"] == "event"]
+    assert len(located) >= 2 * len(result.timeline.flows) > 0
+    return located
+
+
+def test_records_and_waits_carry_their_location():
+    for location in _event_locations(_simulated("hand-written npu program")):
+        assert re.fullmatch(r".*/makespan_below_bound_g00\.mlir:\d+:\d+", location), location
+
+
+def test_lowered_records_and_waits_carry_their_location():
+    for location in _event_locations(_simulated("torchair example")):
+        assert re.fullmatch(r".*/torchair_multistream\.mlir:\d+:\d+", location), location
 
 
 def test_trace_is_deterministic():

@@ -378,6 +378,23 @@ def test_print_ir_after_all_elides_as_the_output_does(capsys, tmp_path):
     assert 'dense<"0x' not in dump
 
 
+def test_ir_dumps_follow_the_printer_flags(capsys, tmp_path):
+    """As mlir-opt's dumps follow its printing flags, and as the output is printed."""
+    r = run(capsys, tmp_path, ["--cse", "--print-ir-after-all", "--print-op-generic"])
+    dump = r.err.split("IR Dump After cse //----- //\n")[1]
+    assert r.code == 0 and dump.startswith('"builtin.module"() ({')
+    assert '%0 = "ge.relu"(%x) : (tensor<4xf32>) -> tensor<4xf32>' in dump
+    r = run(capsys, tmp_path, ["--cse", "--print-between-passes", "--dce", "--print-debuginfo"])
+    assert r.code == 0 and f'ge.relu %x : tensor<4xf32> loc("{tmp_path / "in.mlir"}":2:3)' in r.err
+    flags = ["--cse", "--print-ir-after-all", "--print-op-generic", "--print-no-properties"]
+    r = run(capsys, tmp_path, flags, CONST)
+    assert r.code == 0 and '"ge.const"() {value = dense<' in r.err and "<{" not in r.err
+    r = run(capsys, tmp_path, ["--cse", "--print-ir-after-all", "--syntax-highlight"])
+    assert r.code == 0 and "\x1b[" in r.err.split("IR Dump After cse")[1]
+    r = run(capsys, tmp_path, ["--cse", "--print-ir-after-all"])
+    assert r.code == 0 and "ge.relu %x : tensor<4xf32>\n" in r.err and "loc(" not in r.err
+
+
 @exercises("--input-shape")
 def test_input_shape(capsys, tmp_path):
     path = tmp_path / "m.onnx"

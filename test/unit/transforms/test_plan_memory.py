@@ -1,6 +1,8 @@
-"""--plan-memory on whole programs: the numbers do not change, the race checker finds
-nothing on planned programs (and finds the races of a planner that ignores the streams), and
-the peak sits between its lower bounds and the size without reuse."""
+"""--plan-memory on whole programs: the numbers do not change, the memory checker finds
+nothing on planned programs (no race, no clobber under every stream mode, with and without
+in-place writes), finds the races of a planner that ignores the streams and the clobbers
+of one that ignores lifetimes altogether, and the peak sits between its lower bounds and the
+size without reuse."""
 
 from __future__ import annotations
 
@@ -8,12 +10,14 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from helpers.random_graphs import Case, cases
 from helpers.support import ROOT
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ge_dialect import api
+from ge_dialect.sim.checker import check as check_memory
+from ge_dialect.sim.order import start_order
 from transforms import plan_memory
 
 LAYOUT = "canonicalize,cse,fuse,to-nc1hwc0"
@@ -39,7 +43,9 @@ def test_planned_random_graphs_compute_the_same_race_free_within_bounds():
     def check(case: Case, mode: str, in_place: bool) -> None:
         inputs = {f"x{i}": x for i, x in enumerate(case.inputs)}
         before = api.simulate(lowered(case.module, mode), inputs)
-        after = api.simulate(planned(case.module, mode, f"in-place={str(in_place).lower()}"), inputs)
+        after = api.simulate(
+            planned(case.module, mode, f"in-place={str(in_place).lower()}"), inputs
+        )
         assert after.findings == [], after.findings
         for name, value in before.outputs.items():
             np.testing.assert_array_equal(after.outputs[name], value)
@@ -81,6 +87,60 @@ def test_a_planner_that_ignores_the_streams_is_caught(monkeypatch):
 
     check()
     assert found >= 3, found
+
+
+def start_order_findings(module) -> list:
+    """The memory checker's findings (races, clobbers, uninitialized reads) in the start
+    order of the module's device program."""
+    program = api.device_program(module)
+    return check_memory(program, start_order(program).order)
+
+
+def test_plan_memory_never_clobbers():
+    """Random graphs, every stream mode, in place or not: the planned program has no
+    finding, in the start order and in the timed one."""
+    seen: Counter = Counter()
+
+    @settings(max_examples=30)
+    @given(cases(), st.sampled_from(["labels", "auto", "single"]), st.booleans())
+    def check(case: Case, mode: str, in_place: bool) -> None:
+        m = planned(case.module, mode, f"in-place={str(in_place).lower()}")
+        assert start_order_findings(m) == []
+        result = api.simulate(m, timing_only=True)
+        assert result.findings == [], [f.message for f in result.findings]
+        seen[mode] += 1
+        seen["reuse"] += result.report.memory["peak_bytes"] < result.report.memory["no_reuse_bytes"]
+        seen["streams"] += len(result.report.streams) > 1
+
+    check()
+    assert min(seen["labels"], seen["auto"], seen["single"]) >= 3, seen
+    assert seen["reuse"] >= 10 and seen["streams"] >= 3, seen
+
+
+def test_a_planner_that_ignores_lifetimes_is_caught(monkeypatch):
+    """A planner that reads the start order backwards (a later task happens before an
+    earlier one) gives bytes away while their value is still to be read: clobbers, on one
+    stream, where the race checker alone has nothing to find."""
+
+    def backwards(order, streams, kinds, events):
+        lanes = sorted(set(streams))
+        clocks: list[tuple[int, ...]] = [()] * len(streams)
+        for position, task in enumerate(order):
+            clocks[task] = (len(order) - position,) * len(lanes)
+        return lanes, clocks
+
+    monkeypatch.setattr(plan_memory, "vector_clocks", backwards)
+    found: Counter = Counter()
+
+    @settings(max_examples=20)
+    @given(cases())
+    def check(case: Case) -> None:
+        findings = start_order_findings(planned(case.module, "single"))
+        found["clobbered"] += any(f.kind == "clobber" for f in findings)
+        found["races"] += any(f.kind == "race" for f in findings)
+
+    check()
+    assert found["clobbered"] >= 5 and found["races"] == 0, found
 
 
 def test_ge_run_reports_memory(capsys):

@@ -24,10 +24,13 @@ ids 0..n-1 (not SSA values, so a broken program can be written and the simulator
 it).  A launch names its kernel, the logical type of each operand (its storage format as
 `#npu.format`), its cost and the kernel's attributes, so the simulator never needs `ge`.
 This package never imports `ge`: the format encoding and constant data attributes share
-their implementation with `ge`'s through `ge_dialect.ir.encodings`.
+their implementation with `ge`'s through `ge_dialect.ir.encodings`, and a launch's kernel
+signature (the `ge` op it is named after) is looked up by name in the dialect registry.
 
 - `attrs`: `#npu.format`, `#npu.external`, `#npu.elided`, `#npu.cost`;
 - `ops`: the ops, and buffer types (`buffer_type`, `logical_type`, `verify_buffer_type`);
+- `signatures`: a launch checked against its kernel's signature (`verify_signature`,
+  `known_kernels`);
 - `program`: `verify_program`, the whole-program rules;
 - here: the `Npu` dialect and the names users need, as `from ge_dialect.ir.dialects import npu`.
 
@@ -61,6 +64,7 @@ from ge_dialect.ir.dialects.npu.ops import (
     verify_buffer_type,
 )
 from ge_dialect.ir.dialects.npu.program import PROGRAM, TYPE, is_program, verify_program
+from ge_dialect.ir.dialects.npu.signatures import known_kernels, verify_signature
 from ge_dialect.ir.encodings import (
     Format,
     padding_mask,
@@ -101,6 +105,7 @@ __all__ = [
     "buffer_type",
     "byte_size",
     "is_program",
+    "known_kernels",
     "logical_type",
     "padding_mask",
     "physical_shape",
@@ -114,4 +119,5 @@ __all__ = [
     "to_physical",
     "verify_buffer_type",
     "verify_program",
+    "verify_signature",
 ]

@@ -1,10 +1,11 @@
 """The ops of the `npu` dialect: buffers and the tasks of GE's task list.
 
-Buffers are builtin memrefs of *physical* shape with the identity layout: `npu.alloc`
-(an activation buffer), `npu.weight` (read-only constant data), `npu.view` (an alias of a
-buffer's bytes at a byte offset) and the program's arguments.  Tasks name their stream:
-`npu.launch` (a kernel), `npu.record` / `npu.wait` (events, integer ids), `npu.copy`.
-Tasks have memory effects and are never `Pure`, so that DCE and CSE keep them.
+Buffers are builtin memrefs of *physical* shape with the identity layout, of at most
+2^63 - 1 bytes: `npu.alloc` (an activation buffer), `npu.weight` (read-only constant
+data), `npu.view` (an alias of a buffer's bytes at a byte offset) and the program's
+arguments.  Tasks name their stream: `npu.launch` (a kernel, checked against its
+signature by `npu.signatures`), `npu.record` / `npu.wait` (events, integer ids),
+`npu.copy`.  Tasks have memory effects and are never `Pure`, so that DCE and CSE keep them.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from xdsl.traits import MemoryAllocEffect, MemoryReadEffect, MemoryWriteEffect, 
 from xdsl.utils.exceptions import VerifyException
 
 from ge_dialect.ir.dialects.npu.attrs import CostAttr, ElidedAttr, ExternalDataAttr, FormatAttr
+from ge_dialect.ir.dialects.npu.signatures import verify_launch
 from ge_dialect.ir.encodings import data_dir, physical_shape, read_physical, verify_tensor_type
 from ge_dialect.ir.xdsl_compat import current_token
 from ge_dialect.utils.dtypes import is_supported, itemsize
@@ -92,9 +94,14 @@ def byte_size(t: MemRefType) -> int:
     return math.prod(t.get_shape()) * itemsize(t.element_type)
 
 
+MAX_BYTES = 2**63 - 1
+"""The largest buffer, in bytes: byte offsets and sizes are int64 on the device."""
+
+
 def verify_buffer_type(t: Attribute, what: str) -> MemRefType:
-    """A buffer is a memref of static shape, identity layout, no memory space, and an
-    element type the device computes with; returns it as MemRefType."""
+    """A buffer is a memref of static shape, identity layout, no memory space, an element
+    type the device computes with, and a byte size that fits in int64 (dims whose product
+    overflows cannot be addressed); returns it as MemRefType."""
     if not isinstance(t, MemRefType):
         raise VerifyException(f"{what} must be a memref, got {t}")
     if any(d < 0 for d in t.get_shape()):
@@ -107,6 +114,11 @@ def verify_buffer_type(t: Attribute, what: str) -> MemRefType:
         raise VerifyException(f"{what} must have no memory space, got {t}")
     if not is_supported(t.element_type):
         raise VerifyException(f"{what} has unsupported element type {t.element_type}")
+    if (nbytes := byte_size(t)) > MAX_BYTES:
+        raise VerifyException(
+            f"{what}: {t} holds {nbytes} bytes, more than a device can address "
+            f"(at most 2^63 - 1 bytes)"
+        )
     return t
 
 
@@ -425,7 +437,10 @@ class LaunchOp(IRDLOperation):
             attrs {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>,
                    dilations = array<i64: 1, 1>, groups = 1 : i64, has_bias = true}
 
-    Outputs are written, so none is a weight or a program input (nor a view of one).
+    Outputs are written, so none is a weight or a program input (nor a view of one).  The
+    kernel's signature is the `ge` op it is named after (`npu.signatures`): the logical
+    types and attributes must make a valid `ge.<kernel>` (a conv's output shape, a relu's
+    result type, an integer axis, ...).
     """
 
     name = "npu.launch"
@@ -584,6 +599,7 @@ class LaunchOp(IRDLOperation):
                     f"attrs: '{key}' holds {bad}, which is not a builtin attribute (kernels "
                     "read builtin attributes only)"
                 )
+        verify_launch(self)
 
 
 def _non_builtin(attr: Attribute) -> Attribute | None:

@@ -10,7 +10,11 @@ checks its structure only:
   its name with an input: a graph that returns its input `x` as its output `x`); an
   optional `npu.type` (the logical type) has the argument's buffer as its physical storage;
 - the event ids of records and waits together are exactly 0..n-1, and so are the stream
-  ids of the tasks (GE's runtime numbers both densely).
+  ids of the tasks (GE's runtime numbers both densely);
+- the records of one event are all on one stream.  A wait goes on once its event has been
+  recorded, and the first record counts (`ge_dialect.utils.task_order.Events`); with
+  records on two streams, which one is first depends on timing, so what the wait orders
+  would too.  Records of one event on one stream are ordered: the first counts.
 
 Ordering is not checked: a wait with no record, or a wait before its record, can be
 written, and the simulator reports it (a deadlock); so are races.
@@ -37,7 +41,7 @@ from ge_dialect.ir.dialects.npu.ops import (
     verify_buffer_type,
 )
 from ge_dialect.ir.encodings import verify_tensor_type
-from ge_dialect.utils.errors import op_error
+from ge_dialect.utils.errors import location_str, op_error
 
 PROGRAM = "npu.program"
 """The unit attribute that makes a `func.func` a device program."""
@@ -65,6 +69,19 @@ def _check_numbered(used: Mapping[int, Operation], what: str, fallback: str) -> 
         f"{what} ids must be numbered 0..n-1: {what} {beyond} is used but {missing} is not",
         fallback,
     )
+
+
+def _check_record_stream(record: RecordOp, first: RecordOp, fallback: str) -> None:
+    """A located error at `record` when its event's first record is on another stream."""
+    stream, other = record.stream.value.data, first.stream.value.data
+    if stream != other:
+        raise op_error(
+            record,
+            f"event {record.event.value.data} is recorded on stream {stream} here and on "
+            f"stream {other} at {location_str(first.location, fallback)}: the records of an "
+            "event must be on one stream (which one comes first would depend on timing)",
+            fallback,
+        )
 
 
 def _verify_arguments(fn: func.FuncOp, fallback: str) -> None:
@@ -151,6 +168,7 @@ def verify_program(fn: func.FuncOp, fallback: str = "<unknown>") -> None:
     _verify_arguments(fn, fallback)
     events: dict[int, Operation] = {}
     streams: dict[int, Operation] = {}
+    records: dict[int, RecordOp] = {}  # event -> its first record
     block = fn.body.block
     for op in block.ops:
         if isinstance(op, func.ReturnOp) and op is block.last_op:
@@ -161,6 +179,8 @@ def verify_program(fn: func.FuncOp, fallback: str = "<unknown>") -> None:
                 "is not a device task: a device program holds npu ops and func.return only",
                 fallback,
             )
+        if isinstance(op, RecordOp):
+            _check_record_stream(op, records.setdefault(op.event.value.data, op), fallback)
         if isinstance(op, RecordOp | WaitOp):
             events.setdefault(op.event.value.data, op)
         if isinstance(op, LaunchOp | RecordOp | WaitOp | CopyOp):

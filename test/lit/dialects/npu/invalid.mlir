@@ -84,10 +84,27 @@ func.func @alloc_memory_space() attributes {npu.program} {
 
 // -----
 
-// ... and an element type the device computes with.
+// ... an element type the device computes with ...
 func.func @alloc_element_type() attributes {npu.program} {
   // CHECK-NEXT: invalid.mlir:[[# @LINE + 1]]:3: error: 'npu.alloc' op result has unsupported element type bf16{{$}}
   %b = npu.alloc : memref<4xbf16>
+  func.return
+}
+
+// -----
+
+// ... and a byte size that fits in int64 (2^62 x 4 f32 is 2^66 bytes) ...
+func.func @alloc_too_large() attributes {npu.program} {
+  // CHECK-NEXT: invalid.mlir:[[# @LINE + 1]]:3: error: 'npu.alloc' op result: memref<4611686018427387904x4xf32> holds 73786976294838206464 bytes, more than a device can address (at most 2^63 - 1 bytes){{$}}
+  %b = npu.alloc : memref<4611686018427387904x4xf32>
+  func.return
+}
+
+// -----
+
+// ... as does every buffer: 2^61 f32 are 2^63 bytes, one too many.
+// CHECK-NEXT: invalid.mlir:[[# @LINE + 1]]:1: error: 'func.func' op argument 0: memref<2305843009213693952xf32> holds 9223372036854775808 bytes, more than a device can address (at most 2^63 - 1 bytes){{$}}
+func.func @argument_too_large(%x: memref<2305843009213693952xf32> {npu.input = "x"}) attributes {npu.program} {
   func.return
 }
 
@@ -466,5 +483,14 @@ func.func @program_stream_gap(%x: memref<4xf32> {npu.input = "x"}, %y: memref<4x
   // CHECK-NEXT: invalid.mlir:[[# @LINE + 1]]:3: error: 'npu.copy' op stream ids must be numbered 0..n-1: stream 2 is used but 1 is not{{$}}
   npu.copy %x -> %y stream 2 : memref<4xf32>
   npu.wait 0 stream 2
+  func.return
+}
+
+// -----
+
+// A grouped FRACTAL_Z with no channels has no stored layout (a launch's logical type).
+func.func @fractal_z_without_channels(%x: memref<4xf16> {npu.input = "x"}, %y: memref<4xf16> {npu.output = "y"}) attributes {npu.program} {
+  // CHECK-NEXT: invalid.mlir:[[# @LINE + 1]]:3: error: 'npu.launch' op input 0's logical type: FRACTAL_Z with groups = 32 needs non-empty channels (dims 0 and 1), got 0x1x1x1{{$}}
+  npu.launch "relu"(%x) -> (%y) stream 0 priority 0 : (tensor<0x1x1x1xf16, #npu.format<FRACTAL_Z, groups = 32>>) -> (tensor<4xf16>) cost <vector, flops = 4, bytes_in = 8, bytes_out = 8, blocks = 1> attrs {}
   func.return
 }

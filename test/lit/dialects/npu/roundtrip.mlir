@@ -112,47 +112,51 @@ func.func @weights() attributes {npu.program} {
 
 // -----
 
-// Launches: no inputs, two outputs, grouped FRACTAL_Z with c0 = 8, NHWC, i8 NC1HWC0 (C0 32),
+// Launches: a copy kernel, grouped FRACTAL_Z with c0 = 8, NHWC, i8 NC1HWC0 (C0 32),
 // a negative priority, a discardable attribute (after the kernel's), `attrs` omitted when
 // parsing (printed as `attrs {}`).
 // CHECK-LABEL: func.func @launches(
 // CHECK-SAME:  %x: memref<1x4x4x2xf32> {npu.input = "x"}, %i: memref<1x1x2x2x32xi8> {npu.input = "i"}, %y: memref<2x3xf32> {npu.output = "y"}, %z: memref<2x3xf32> {npu.output = "z"}) attributes {npu.program} {
-// CHECK-NEXT:    npu.launch "fill"() -> (%y) stream 0 priority 0 : () -> (tensor<2x3xf32>) cost <none, flops = 0, bytes_in = 0, bytes_out = 24, blocks = 0> attrs {value = 5.000000e-01 : f32}
-// CHECK-NEXT:    npu.launch "split"(%y) -> (%y, %z) stream 0 priority 0 : (tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) cost <vector, flops = 0, bytes_in = 24, bytes_out = 48, blocks = 1> attrs {axis = 0 : i64} attributes {note = "two outputs"}
+// CHECK-NEXT:    %c = npu.weight dense<5.000000e-01> : memref<2x3xf32>
+// CHECK-NEXT:    npu.launch "copy"(%c) -> (%y) stream 0 priority 0 : (tensor<2x3xf32>) -> (tensor<2x3xf32>) cost <none, flops = 0, bytes_in = 24, bytes_out = 24, blocks = 0> attrs {}
+// CHECK-NEXT:    npu.launch "relu"(%y) -> (%z) stream 0 priority 0 : (tensor<2x3xf32>) -> (tensor<2x3xf32>) cost <vector, flops = 6, bytes_in = 24, bytes_out = 24, blocks = 1> attrs {} attributes {note = "discardable"}
 // CHECK-NEXT:    %w = npu.weight dense<0.000000e+00> : memref<1x1x16x8xf32>
-// CHECK-NEXT:    %b = npu.alloc : memref<1x2x4x4xf32>
-// CHECK-NEXT:    npu.launch "conv2d"(%x, %w) -> (%b) stream 0 priority -3 : (tensor<1x2x4x4xf32, #npu.format<NHWC>>, tensor<4x1x1x1xf32, #npu.format<FRACTAL_Z, c0 = 8, groups = 2>>) -> (tensor<1x2x4x4xf32>) cost <cube, flops = 64, bytes_in = 1152, bytes_out = 128, blocks = 1> attrs {groups = 2 : i64, has_bias = false}
+// CHECK-NEXT:    %b = npu.alloc : memref<1x4x4x4xf32>
+// CHECK-NEXT:    npu.launch "conv2d"(%x, %w) -> (%b) stream 0 priority -3 : (tensor<1x2x4x4xf32, #npu.format<NHWC>>, tensor<4x1x1x1xf32, #npu.format<FRACTAL_Z, c0 = 8, groups = 2>>) -> (tensor<1x4x4x4xf32>) cost <cube, flops = 64, bytes_in = 1152, bytes_out = 256, blocks = 1> attrs {groups = 2 : i64, has_bias = false}
 // CHECK-NEXT:    %r = npu.alloc : memref<1x1x2x2x32xi8>
 // CHECK-NEXT:    npu.launch "relu"(%i) -> (%r) stream 0 priority 0 : (tensor<1x5x2x2xi8, #npu.format<NC1HWC0>>) -> (tensor<1x5x2x2xi8, #npu.format<NC1HWC0>>) cost <vector, flops = 20, bytes_in = 128, bytes_out = 128, blocks = 1> attrs {}
 // CHECK-NEXT:    func.return
 // CHECK-NEXT:  }
 // GENERIC-LABEL: "func.func"() <{sym_name = "launches",
 // GENERIC-NEXT:  ^bb0(%x: memref<1x4x4x2xf32>, %i: memref<1x1x2x2x32xi8>, %y: memref<2x3xf32>, %z: memref<2x3xf32>):
-// GENERIC-NEXT:    "npu.launch"(%y) <{kernel = "fill", stream = 0 : i64, priority = 0 : i64, in_types = [], out_types = [tensor<2x3xf32>], cost = #npu.cost<none, flops = 0, bytes_in = 0, bytes_out = 24, blocks = 0>, attrs = {value = 5.000000e-01 : f32}, operandSegmentSizes = array<i32: 0, 1>}> : (memref<2x3xf32>) -> ()
-// GENERIC-NEXT:    "npu.launch"(%y, %y, %z) <{kernel = "split", stream = 0 : i64, priority = 0 : i64, in_types = [tensor<2x3xf32>], out_types = [tensor<2x3xf32>, tensor<2x3xf32>], cost = #npu.cost<vector, flops = 0, bytes_in = 24, bytes_out = 48, blocks = 1>, attrs = {axis = 0 : i64}, operandSegmentSizes = array<i32: 1, 2>}> {note = "two outputs"} : (memref<2x3xf32>, memref<2x3xf32>, memref<2x3xf32>) -> ()
+// GENERIC-NEXT:    %c = "npu.weight"() <{value = dense<5.000000e-01> : tensor<2x3xf32>}> : () -> memref<2x3xf32>
+// GENERIC-NEXT:    "npu.launch"(%c, %y) <{kernel = "copy", stream = 0 : i64, priority = 0 : i64, in_types = [tensor<2x3xf32>], out_types = [tensor<2x3xf32>], cost = #npu.cost<none, flops = 0, bytes_in = 24, bytes_out = 24, blocks = 0>, attrs = {}, operandSegmentSizes = array<i32: 1, 1>}> : (memref<2x3xf32>, memref<2x3xf32>) -> ()
+// GENERIC-NEXT:    "npu.launch"(%y, %z) <{kernel = "relu", stream = 0 : i64, priority = 0 : i64, in_types = [tensor<2x3xf32>], out_types = [tensor<2x3xf32>], cost = #npu.cost<vector, flops = 6, bytes_in = 24, bytes_out = 24, blocks = 1>, attrs = {}, operandSegmentSizes = array<i32: 1, 1>}> {note = "discardable"} : (memref<2x3xf32>, memref<2x3xf32>) -> ()
 // GENERIC-NEXT:    %w = "npu.weight"() <{value = dense<0.000000e+00> : tensor<1x1x16x8xf32>}> : () -> memref<1x1x16x8xf32>
-// GENERIC-NEXT:    %b = "npu.alloc"() : () -> memref<1x2x4x4xf32>
-// GENERIC-NEXT:    "npu.launch"(%x, %w, %b) <{kernel = "conv2d", stream = 0 : i64, priority = -3 : i64, in_types = [tensor<1x2x4x4xf32, #npu.format<NHWC>>, tensor<4x1x1x1xf32, #npu.format<FRACTAL_Z, c0 = 8, groups = 2>>], out_types = [tensor<1x2x4x4xf32>], cost = #npu.cost<cube, flops = 64, bytes_in = 1152, bytes_out = 128, blocks = 1>, attrs = {groups = 2 : i64, has_bias = false}, operandSegmentSizes = array<i32: 2, 1>}> : (memref<1x4x4x2xf32>, memref<1x1x16x8xf32>, memref<1x2x4x4xf32>) -> ()
+// GENERIC-NEXT:    %b = "npu.alloc"() : () -> memref<1x4x4x4xf32>
+// GENERIC-NEXT:    "npu.launch"(%x, %w, %b) <{kernel = "conv2d", stream = 0 : i64, priority = -3 : i64, in_types = [tensor<1x2x4x4xf32, #npu.format<NHWC>>, tensor<4x1x1x1xf32, #npu.format<FRACTAL_Z, c0 = 8, groups = 2>>], out_types = [tensor<1x4x4x4xf32>], cost = #npu.cost<cube, flops = 64, bytes_in = 1152, bytes_out = 256, blocks = 1>, attrs = {groups = 2 : i64, has_bias = false}, operandSegmentSizes = array<i32: 2, 1>}> : (memref<1x4x4x2xf32>, memref<1x1x16x8xf32>, memref<1x4x4x4xf32>) -> ()
 // GENERIC-NEXT:    %r = "npu.alloc"() : () -> memref<1x1x2x2x32xi8>
 // GENERIC-NEXT:    "npu.launch"(%i, %r) <{kernel = "relu", stream = 0 : i64, priority = 0 : i64, in_types = [tensor<1x5x2x2xi8, #npu.format<NC1HWC0>>], out_types = [tensor<1x5x2x2xi8, #npu.format<NC1HWC0>>], cost = #npu.cost<vector, flops = 20, bytes_in = 128, bytes_out = 128, blocks = 1>, attrs = {}, operandSegmentSizes = array<i32: 1, 1>}> : (memref<1x1x2x2x32xi8>, memref<1x1x2x2x32xi8>) -> ()
 // GENERIC-NEXT:    "func.return"() : () -> ()
 // GENERIC-NEXT:  }) {npu.program} : () -> ()
 // PASSES-LABEL: func.func @launches(
-// PASSES-NEXT:    npu.launch "fill"() -> (%y) stream 0 priority 0 : () -> (tensor<2x3xf32>) cost <none, flops = 0, bytes_in = 0, bytes_out = 24, blocks = 0> attrs {value = 5.000000e-01 : f32}
-// PASSES-NEXT:    npu.launch "split"(%y) -> (%y, %z) stream 0 priority 0 : (tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) cost <vector, flops = 0, bytes_in = 24, bytes_out = 48, blocks = 1> attrs {axis = 0 : i64} attributes {note = "two outputs"}
+// PASSES-NEXT:    %c = npu.weight dense<5.000000e-01> : memref<2x3xf32>
+// PASSES-NEXT:    npu.launch "copy"(%c) -> (%y) stream 0 priority 0 : (tensor<2x3xf32>) -> (tensor<2x3xf32>) cost <none, flops = 0, bytes_in = 24, bytes_out = 24, blocks = 0> attrs {}
+// PASSES-NEXT:    npu.launch "relu"(%y) -> (%z) stream 0 priority 0 : (tensor<2x3xf32>) -> (tensor<2x3xf32>) cost <vector, flops = 6, bytes_in = 24, bytes_out = 24, blocks = 1> attrs {} attributes {note = "discardable"}
 // PASSES-NEXT:    %w = npu.weight dense<0.000000e+00> : memref<1x1x16x8xf32>
-// PASSES-NEXT:    %b = npu.alloc : memref<1x2x4x4xf32>
-// PASSES-NEXT:    npu.launch "conv2d"(%x, %w) -> (%b) stream 0 priority -3 : (tensor<1x2x4x4xf32, #npu.format<NHWC>>, tensor<4x1x1x1xf32, #npu.format<FRACTAL_Z, c0 = 8, groups = 2>>) -> (tensor<1x2x4x4xf32>) cost <cube, flops = 64, bytes_in = 1152, bytes_out = 128, blocks = 1> attrs {groups = 2 : i64, has_bias = false}
+// PASSES-NEXT:    %b = npu.alloc : memref<1x4x4x4xf32>
+// PASSES-NEXT:    npu.launch "conv2d"(%x, %w) -> (%b) stream 0 priority -3 : (tensor<1x2x4x4xf32, #npu.format<NHWC>>, tensor<4x1x1x1xf32, #npu.format<FRACTAL_Z, c0 = 8, groups = 2>>) -> (tensor<1x4x4x4xf32>) cost <cube, flops = 64, bytes_in = 1152, bytes_out = 256, blocks = 1> attrs {groups = 2 : i64, has_bias = false}
 // PASSES-NEXT:    %r = npu.alloc : memref<1x1x2x2x32xi8>
 // PASSES-NEXT:    npu.launch "relu"(%i) -> (%r) stream 0 priority 0 : (tensor<1x5x2x2xi8, #npu.format<NC1HWC0>>) -> (tensor<1x5x2x2xi8, #npu.format<NC1HWC0>>) cost <vector, flops = 20, bytes_in = 128, bytes_out = 128, blocks = 1> attrs {}
 // PASSES-NEXT:    func.return
 // PASSES-NEXT:  }
 func.func @launches(%x: memref<1x4x4x2xf32> {npu.input = "x"}, %i: memref<1x1x2x2x32xi8> {npu.input = "i"}, %y: memref<2x3xf32> {npu.output = "y"}, %z: memref<2x3xf32> {npu.output = "z"}) attributes {npu.program} {
-  npu.launch "fill"() -> (%y) stream 0 priority 0 : () -> (tensor<2x3xf32>) cost <none, flops = 0, bytes_in = 0, bytes_out = 24, blocks = 0> attrs {value = 0.5 : f32}
-  npu.launch "split"(%y) -> (%y, %z) stream 0 priority 0 : (tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) cost <vector, flops = 0, bytes_in = 24, bytes_out = 48, blocks = 1> attrs {axis = 0 : i64} attributes {note = "two outputs"}
+  %c = npu.weight dense<0.5> : memref<2x3xf32>
+  npu.launch "copy"(%c) -> (%y) stream 0 priority 0 : (tensor<2x3xf32>) -> (tensor<2x3xf32>) cost <none, flops = 0, bytes_in = 24, bytes_out = 24, blocks = 0> attrs {}
+  npu.launch "relu"(%y) -> (%z) stream 0 priority 0 : (tensor<2x3xf32>) -> (tensor<2x3xf32>) cost <vector, flops = 6, bytes_in = 24, bytes_out = 24, blocks = 1> attrs {} attributes {note = "discardable"}
   %w = npu.weight dense<0.0> : memref<1x1x16x8xf32>
-  %b = npu.alloc : memref<1x2x4x4xf32>
-  npu.launch "conv2d"(%x, %w) -> (%b) stream 0 priority -3 : (tensor<1x2x4x4xf32, #npu.format<NHWC>>, tensor<4x1x1x1xf32, #npu.format<FRACTAL_Z, c0 = 8, groups = 2>>) -> (tensor<1x2x4x4xf32>) cost <cube, flops = 64, bytes_in = 1152, bytes_out = 128, blocks = 1> attrs {groups = 2 : i64, has_bias = false}
+  %b = npu.alloc : memref<1x4x4x4xf32>
+  npu.launch "conv2d"(%x, %w) -> (%b) stream 0 priority -3 : (tensor<1x2x4x4xf32, #npu.format<NHWC>>, tensor<4x1x1x1xf32, #npu.format<FRACTAL_Z, c0 = 8, groups = 2>>) -> (tensor<1x4x4x4xf32>) cost <cube, flops = 64, bytes_in = 1152, bytes_out = 256, blocks = 1> attrs {groups = 2 : i64, has_bias = false}
   %r = npu.alloc : memref<1x1x2x2x32xi8>
   npu.launch "relu"(%i) -> (%r) stream 0 priority 0 : (tensor<1x5x2x2xi8, #npu.format<NC1HWC0>>) -> (tensor<1x5x2x2xi8, #npu.format<NC1HWC0>>) cost <vector, flops = 20, bytes_in = 128, bytes_out = 128, blocks = 1>
   func.return
