@@ -8,7 +8,7 @@ do_constant_folding=False`, opset 17; seeded weights and batch-norm statistics;
 
 - import (`api.load` of the ONNX file), compile (ge-run's default pipeline,
   `canonicalize,cse,fuse,to-nc1hwc0,assign-streams,lower-to-device,plan-memory`) and
-  simulate (`api.simulate`: timeline, numbers and race checker, on a program read once with
+  simulate (`api.simulate`: timeline, numbers and memory checker, on a program read once with
   `api.device_program`) times, each the best of `--repeat`;
 - the numerics: the simulator's time against onnxruntime's on one thread
   (`intra_op_num_threads = 1`, all graph optimisations), best of `--repeat` each, their

@@ -1,4 +1,4 @@
-"""Memory planning and the race checker on whole models.
+"""Memory planning and the memory checker on whole models.
 
 For a ResNet-style model (bench/run.py's ResNet-18, 1x3x224x224 f32), an Inception-style
 multi-branch graph and a 4-head attention graph (bench/sim.py's, fp16, one label per

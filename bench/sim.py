@@ -61,9 +61,9 @@ program of `--launches` launches (10k by default); each compiled with
 the numbers alone (`sim.executor.execute(program, inputs, order)` in the start order the
 simulation chose), best of `--repeat` (at least 5) each, and their ratio: what timing adds;
 and the timing-only run's time as a fraction of the numbers' (the kernels' run-to-run noise
-can exceed the difference).  Where
-`api.simulate` has a race checker (`check=True` by default, timing-only runs included), the
-figures are given with it (the default) and without it (`check=False`).
+can exceed the difference).  Where `api.simulate` has a memory checker (races, clobbers;
+`check=True` by default, timing-only runs included), the figures are given with it (the
+default) and without it (`check=False`).
 
 Times are wall-clock (`time.perf_counter`, as `bench/run.py`; `--clock cpu` for the
 process's CPU time, steadier on a shared machine, where the wall clock also counts the time
@@ -111,7 +111,7 @@ ROOT = os.path.dirname(BENCH)
 sys.path.insert(0, BENCH)  # for bench/run.py's resnet18()
 
 PREFIX = "canonicalize,cse,fuse,to-nc1hwc0"
-CHECKER = "check" in inspect.signature(api.simulate).parameters  # the race checker, if any
+CHECKER = "check" in inspect.signature(api.simulate).parameters  # the memory checker, if any
 MODES = ("single", "labels", "auto")
 GOAL = 1.05  # the makespan / lower bound target where the graph has the parallelism
 
@@ -531,7 +531,7 @@ def section_speed(n: int, repeat: int, clock: Callable[[], float]) -> None:
         seconds, result = times[0], results[0]
         unchecked = ""
         if CHECKER:
-            unchecked = (f"; without the race checker {times[1] * 1e3:.1f} ms = "
+            unchecked = (f"; without the memory checker {times[1] * 1e3:.1f} ms = "
                          f"{count / times[1]:.0f} launches/s")
         print(f"  {name:26s} {count:6d} launches, {len(program.tasks):6d} tasks, "
               f"{len(program.streams)} stream(s): timing-only {seconds * 1e3:6.1f} ms = "
@@ -565,7 +565,7 @@ def section_speed(n: int, repeat: int, clock: Callable[[], float]) -> None:
           "time: the difference of two runs of the kernels is within their noise)")
     if CHECKER:
         t_bare = times[3]
-        print(f"  {'':26s} without the race checker: simulate {t_bare * 1e3:.1f} ms, ratio "
+        print(f"  {'':26s} without the memory checker: simulate {t_bare * 1e3:.1f} ms, ratio "
               f"{t_bare / t_numbers:.3f} (timing adds {(t_bare - t_numbers) * 1e3:.1f} ms)")
 
 

@@ -62,7 +62,7 @@ def main() -> None:
     print(
         f"\nmax |error| against onnxruntime {api.max_error(result.outputs['output'], expected):.3g}"
     )
-    print(f"races: {len(result.findings)}")
+    print(f"memory findings: {len(result.findings)}")
     print(result.report.text())
     api.draw_timeline(result, PNG, title="ResNet-18 (zoo), ge-run's default pipeline")
     print(f"\nwrote {os.path.relpath(PNG, ROOT)}")
@@ -76,7 +76,7 @@ def main() -> None:
     print(
         f"max |error| against onnxruntime {api.max_error(result.outputs['output'], expected):.3g}"
     )
-    print(f"races: {len(result.findings)}")
+    print(f"memory findings: {len(result.findings)}")
     print(result.report.text())
     api.draw_timeline(result, AUTO_PNG, title="Inception (zoo), assign-streams{mode=auto}")
     print(f"\nwrote {os.path.relpath(AUTO_PNG, ROOT)}")
