@@ -87,6 +87,21 @@ IN_PLACE_KERNELS = frozenset(
         "mul",
         "batch_norm",
         "cast",
+        "exp",
+        "log",
+        "tanh",
+        "erf",
+        "sqrt",
+        "rsqrt",
+        "neg",
+        "reciprocal",
+        "gelu",
+        "div",
+        "maximum",
+        "minimum",
+        "pow",
+        "sin",
+        "cos",
     )
 )
 """Kernels that read each input element once, at the position they write: their output may

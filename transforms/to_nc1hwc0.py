@@ -9,14 +9,16 @@ result NC1HWC0, the weight FRACTAL_Z (grouped for grouped and depthwise convs).
 numpy's on the stored shapes.  An op may run in NC1HWC0 only where that equals the logical
 result (its logical lanes; padding lanes stay zero):
 
-- relu, relu6, leaky_relu, clip, sigmoid, silu, identity: f on every lane, padding lanes
-  written 0 (f(0) != 0 for sigmoid and for a clip whose range excludes 0).  Always the
-  logical result: lane by lane.
+- relu, relu6, leaky_relu, clip, sigmoid, silu, identity, exp, log, tanh, erf, sqrt, rsqrt,
+  neg, reciprocal, gelu: f on every lane, padding lanes written 0 (f(0) != 0 for sigmoid,
+  exp, log, rsqrt, reciprocal and for a clip whose range excludes 0).  Always the logical
+  result: lane by lane.
 - batch_norm: `x * s + t`, s and t per channel stored as [1, C1, 1, 1, C0] (zero padded).
   Always.
 - max_pool, avg_pool, global_avg_pool: the window over the H and W axes of [N, C1, H, W, C0],
   per lane.  Always (padding lanes pool zeros).
-- add, sub, mul: numpy broadcasting of the stored operands.  The logical result when every
+- add, sub, mul, div, maximum, minimum, pow: numpy broadcasting of the stored operands
+  (padding lanes written 0 whatever 0 / 0 or 0 ** 0 gives).  The logical result when every
   operand is NC1HWC0 with the result's C (logical [N or 1, C, H or 1, W or 1]), or, for mul
   only, an ND operand of rank < 4 whose dims are all 1 (a scalar: 0 * s keeps the padding
   lanes zero).
@@ -103,8 +105,27 @@ Fp32C0 = Literal[16, 8]
 """The values of the `fp32-c0` option."""
 
 _SOURCES = (ge.Conv2DOp, ge.FusedConv2DOp)
-_UNARY = (ge.ReluOp, ge.Relu6Op, ge.LeakyReluOp, ge.SigmoidOp, ge.SiluOp, ge.ClipOp, ge.IdentityOp)
-_BINARY = (ge.AddOp, ge.SubOp, ge.MulOp)
+_UNARY = (
+    ge.ReluOp,
+    ge.Relu6Op,
+    ge.LeakyReluOp,
+    ge.SigmoidOp,
+    ge.SiluOp,
+    ge.ClipOp,
+    ge.IdentityOp,
+    ge.ExpOp,
+    ge.LogOp,
+    ge.TanhOp,
+    ge.ErfOp,
+    ge.SqrtOp,
+    ge.RsqrtOp,
+    ge.NegOp,
+    ge.ReciprocalOp,
+    ge.GeluOp,
+    ge.SinOp,
+    ge.CosOp,
+)
+_BINARY = (ge.AddOp, ge.SubOp, ge.MulOp, ge.DivOp, ge.MaximumOp, ge.MinimumOp, ge.PowOp)
 _POOLS = (ge.MaxPoolOp, ge.AvgPoolOp, ge.GlobalAvgPoolOp)
 _STORABLE = (ge.Format.NCHW, ge.Format.NHWC, ge.Format.NC1HWC0)
 _CONVERSIONS = (ge.ConstOp, ge.TransDataOp)
@@ -302,7 +323,7 @@ class _Layout:
         )
 
 
-def _binary_operands(op: ge.AddOp | ge.SubOp | ge.MulOp) -> dict[int, Shape] | None:
+def _binary_operands(op: ge.BinaryElementwiseOp) -> dict[int, Shape] | None:
     """The operands an elementwise op reads in NC1HWC0, with their logical shapes there, or
     None when its stored arrays would not broadcast to the logical result (module docstring)."""
     n, c, h, w = _shape(op.output)

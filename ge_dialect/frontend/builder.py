@@ -49,6 +49,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from ge_dialect.ir.dialects import ge, stream
+from ge_dialect.ir.dialects.ge.indexing import gather_shape, slice_length
 from ge_dialect.utils import dtypes, shapes
 from ge_dialect.utils.errors import MAX_DIMENSION, GeError
 
@@ -372,6 +373,36 @@ class GraphBuilder:
     def identity(self, x: Tensor, name: str | None = None) -> Tensor:
         return self._emit(ge.IdentityOp(x.value), name)
 
+    def exp(self, x: Tensor, name: str | None = None) -> Tensor:
+        return self._emit(ge.ExpOp(x.value), name)
+
+    def log(self, x: Tensor, name: str | None = None) -> Tensor:
+        return self._emit(ge.LogOp(x.value), name)
+
+    def tanh(self, x: Tensor, name: str | None = None) -> Tensor:
+        return self._emit(ge.TanhOp(x.value), name)
+
+    def erf(self, x: Tensor, name: str | None = None) -> Tensor:
+        return self._emit(ge.ErfOp(x.value), name)
+
+    def sqrt(self, x: Tensor, name: str | None = None) -> Tensor:
+        return self._emit(ge.SqrtOp(x.value), name)
+
+    def rsqrt(self, x: Tensor, name: str | None = None) -> Tensor:
+        return self._emit(ge.RsqrtOp(x.value), name)
+
+    def neg(self, x: Tensor, name: str | None = None) -> Tensor:
+        return self._emit(ge.NegOp(x.value), name)
+
+    def reciprocal(self, x: Tensor, name: str | None = None) -> Tensor:
+        return self._emit(ge.ReciprocalOp(x.value), name)
+
+    def gelu(self, x: Tensor, approximate: str = "none", name: str | None = None) -> Tensor:
+        """GELU, exact (`approximate="none"`) or in its tanh form (`"tanh"`)."""
+        if approximate not in ge.GELU_APPROXIMATIONS:
+            raise GeError(f"error: gelu approximate must be 'none' or 'tanh', got {approximate!r}")
+        return self._emit(ge.GeluOp(x.value, approximate), name)
+
     def add(self, a: Tensor, b: Tensor, name: str | None = None) -> Tensor:
         return self._emit(ge.AddOp(a.value, b.value, self._broadcast_type(a, b)), name)
 
@@ -380,6 +411,55 @@ class GraphBuilder:
 
     def mul(self, a: Tensor, b: Tensor, name: str | None = None) -> Tensor:
         return self._emit(ge.MulOp(a.value, b.value, self._broadcast_type(a, b)), name)
+
+    def div(self, a: Tensor, b: Tensor, name: str | None = None) -> Tensor:
+        return self._emit(ge.DivOp(a.value, b.value, self._broadcast_type(a, b)), name)
+
+    def maximum(self, a: Tensor, b: Tensor, name: str | None = None) -> Tensor:
+        return self._emit(ge.MaximumOp(a.value, b.value, self._broadcast_type(a, b)), name)
+
+    def minimum(self, a: Tensor, b: Tensor, name: str | None = None) -> Tensor:
+        return self._emit(ge.MinimumOp(a.value, b.value, self._broadcast_type(a, b)), name)
+
+    def pow(self, a: Tensor, b: Tensor, name: str | None = None) -> Tensor:
+        return self._emit(ge.PowOp(a.value, b.value, self._broadcast_type(a, b)), name)
+
+    def sin(self, x: Tensor, name: str | None = None) -> Tensor:
+        return self._emit(ge.SinOp(x.value), name)
+
+    def cos(self, x: Tensor, name: str | None = None) -> Tensor:
+        return self._emit(ge.CosOp(x.value), name)
+
+    def compare(self, kind: str, a: Tensor, b: Tensor, name: str | None = None) -> Tensor:
+        """`a <kind> b` as i1 with broadcasting; `kind` is the op's name without "ge."
+        (equal, not_equal, less, less_equal, greater, greater_equal)."""
+        ops = {op.name.removeprefix("ge."): op for op in ge.COMPARISON_OPS}
+        if kind not in ops:
+            raise GeError(f"error: unknown comparison {kind!r} (one of {', '.join(ops)})")
+        result = self._broadcast_type(a, b)
+        result = TensorType(dtypes.element_type("i1"), result.get_shape(), result.encoding)
+        return self._emit(ops[kind](a.value, b.value, result), name)
+
+    def logical_not(self, x: Tensor, name: str | None = None) -> Tensor:
+        return self._emit(ge.LogicalNotOp(x.value), name)
+
+    def logical_and(self, a: Tensor, b: Tensor, name: str | None = None) -> Tensor:
+        return self._emit(ge.LogicalAndOp(a.value, b.value, self._broadcast_type(a, b)), name)
+
+    def logical_or(self, a: Tensor, b: Tensor, name: str | None = None) -> Tensor:
+        return self._emit(ge.LogicalOrOp(a.value, b.value, self._broadcast_type(a, b)), name)
+
+    def where(self, cond: Tensor, a: Tensor, b: Tensor, name: str | None = None) -> Tensor:
+        """`a` where `cond` (i1) holds, else `b`, with three-way broadcasting."""
+        shape = shapes.broadcast_shape(cond.shape, a.shape)
+        shape = None if shape is None else shapes.broadcast_shape(shape, b.shape)
+        if shape is None:
+            raise GeError(
+                f"error: shapes {list(cond.shape)}, {list(a.shape)} and {list(b.shape)} do not "
+                "broadcast"
+            )
+        result = TensorType(a.element_type, shape)
+        return self._emit(ge.WhereOp(cond.value, a.value, b.value, result), name)
 
     def matmul(
         self,
@@ -478,8 +558,105 @@ class GraphBuilder:
         shape = [x.shape[p] for p in perm]
         return self._emit(ge.TransposeOp(x.value, perm, TensorType(x.element_type, shape)), name)
 
+    def gather(
+        self, data: Tensor, indices: Tensor, axis: int = 0, name: str | None = None
+    ) -> Tensor:
+        """ONNX Gather: the slices of `data` along `axis` (negative counts from the end)
+        named by the i32/i64 `indices`."""
+        axis = _axis(axis, len(data.shape))
+        shape = gather_shape(data.shape, indices.shape, axis)
+        t = TensorType(data.element_type, shape)
+        return self._emit(ge.GatherOp(data.value, indices.value, axis, t), name)
+
+    def slice(
+        self,
+        x: Tensor,
+        starts: Sequence[int],
+        ends: Sequence[int],
+        axes: Sequence[int] | None = None,
+        steps: Sequence[int] | None = None,
+        name: str | None = None,
+    ) -> Tensor:
+        """ONNX Slice: start:end:step along each of `axes` (default: the first len(starts)
+        axes; negative axes count from the end), steps default 1 and must be positive."""
+        rank = len(x.shape)
+        count = len(list(starts))
+        starts = _ints(starts, "slice starts", count)
+        ends = _ints(ends, "slice ends", count)
+        axes = list(range(count)) if axes is None else _ints(axes, "slice axes", count)
+        steps = [1] * count if steps is None else _ints(steps, "slice steps", count)
+        axes = [_axis(a, rank) for a in axes]
+        if any(s < 1 for s in steps):
+            raise GeError(f"error: slice steps must be positive, got {steps}")
+        shape = list(x.shape)
+        for start, end, axis, step in zip(starts, ends, axes, steps, strict=True):
+            shape[axis] = slice_length(shape[axis], start, end, step)
+        t = TensorType(x.element_type, shape)
+        return self._emit(ge.SliceOp(x.value, starts, ends, axes, steps, t), name)
+
+    def expand(self, x: Tensor, shape: Sequence[int], name: str | None = None) -> Tensor:
+        """ONNX Expand: `x` broadcast with `shape` (numpy's rules, both ways: a 1 in `shape`
+        keeps x's dim)."""
+        target = _dims(shape, "an expand")
+        result = shapes.broadcast_shape(x.shape, target)
+        if result is None:
+            raise GeError(f"error: cannot expand shape {list(x.shape)} to {target}")
+        return self._emit(ge.ExpandOp(x.value, TensorType(x.element_type, list(result))), name)
+
     def softmax(self, x: Tensor, axis: int = -1, name: str | None = None) -> Tensor:
         return self._emit(ge.SoftmaxOp(x.value, _axis(axis, len(x.shape))), name)
+
+    def reduce(
+        self,
+        kind: str,
+        x: Tensor,
+        axes: Sequence[int] | None = None,
+        keepdims: bool = False,
+        name: str | None = None,
+    ) -> Tensor:
+        """`ge.reduce_<kind>` (sum, mean, max, min) over `axes` (negative ones count from
+        the end; None or empty: every axis)."""
+        op_class = _REDUCE_OPS.get(kind)
+        if op_class is None:
+            raise GeError(f"error: unknown reduction {kind!r} (sum, mean, max or min)")
+        rank = len(x.shape)
+        norm = sorted({_axis(a, rank) for a in axes or ()})
+        if axes and len(norm) != len(axes):
+            raise GeError(f"error: axes {list(axes)} name a dim twice")
+        shape = ge.reduced_shape(x.shape, norm, keepdims)
+        t = TensorType(x.element_type, shape)
+        return self._emit(op_class(x.value, norm, keepdims, t), name)
+
+    def layer_norm(
+        self,
+        x: Tensor,
+        weight: Tensor | None = None,
+        bias: Tensor | None = None,
+        axis: int = -1,
+        epsilon: float = 1e-5,
+        name: str | None = None,
+    ) -> Tensor:
+        """Layer normalisation over the dims [axis, rank); a bias without a weight gets a
+        weight of ones (the op takes a bias only with a weight)."""
+        a = _axis(axis, len(x.shape))
+        if bias is not None and weight is None:
+            ones = np.ones(x.shape[a:], dtype=dtypes.np_dtype(x.element_type))
+            weight = self.const(ones)
+        w = None if weight is None else weight.value
+        b = None if bias is None else bias.value
+        return self._emit(ge.LayerNormOp(x.value, w, b, a, epsilon), name)
+
+    def rms_norm(
+        self,
+        x: Tensor,
+        weight: Tensor,
+        axis: int = -1,
+        epsilon: float = 1e-6,
+        name: str | None = None,
+    ) -> Tensor:
+        """x * rsqrt(mean(x^2 over [axis, rank)) + epsilon) * weight."""
+        a = _axis(axis, len(x.shape))
+        return self._emit(ge.RmsNormOp(x.value, weight.value, a, epsilon), name)
 
     def cast(
         self, x: Tensor, dtype: str | np.dtype | type | Attribute, name: str | None = None
@@ -653,6 +830,15 @@ def _v(t: Tensor | None) -> SSAValue | None:
 def _like(t: TensorType, shape: Sequence[int]) -> TensorType:
     """`t`'s element type and encoding with another shape."""
     return TensorType(t.element_type, list(shape), t.encoding)
+
+
+_REDUCE_OPS: dict[str, type[ge.ReduceOp]] = {
+    "sum": ge.ReduceSumOp,
+    "mean": ge.ReduceMeanOp,
+    "max": ge.ReduceMaxOp,
+    "min": ge.ReduceMinOp,
+}
+"""`GraphBuilder.reduce` kinds."""
 
 
 def _axis(axis: int, rank: int) -> int:

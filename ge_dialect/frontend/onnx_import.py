@@ -7,9 +7,14 @@ inference, never from the model's `value_info` (a graph output's declared elemen
 dims are checked against it).  Opsets 11 to 21 of the default domain are
 read; the supported ops are
 
-    Conv, BatchNormalization (inference), Relu, Clip, LeakyRelu, Sigmoid, Add, Sub, Mul,
-    Div (by a constant), MatMul, Gemm, MaxPool, AveragePool, GlobalAveragePool, Concat,
-    Reshape, Flatten, Transpose, Softmax, Identity, Constant, Cast.
+    Conv, BatchNormalization (inference), Relu, Clip, LeakyRelu, Sigmoid, Exp, Log, Tanh,
+    Erf, Sqrt, Neg, Reciprocal, Gelu (opset 20+), Add, Sub, Mul, Div, Max and Min (of two
+    inputs), Pow, MatMul, Gemm, MaxPool, AveragePool, GlobalAveragePool, Concat, Reshape,
+    Flatten, Transpose, Softmax, Identity, Constant, Cast, ReduceSum, ReduceMean, ReduceMax,
+    ReduceMin (axes as the attribute or, from opset 13 for ReduceSum and 18 for the others,
+    a constant input), LayerNormalization (opset 17+, only the Y output), Sin, Cos, Equal,
+    Less, LessOrEqual, Greater, GreaterOrEqual (operands of one type; a BOOL result), Not,
+    And, Or, Where.
 
 Mapping decisions:
 
@@ -20,7 +25,9 @@ Mapping decisions:
   then they become one `ge.const` each (located at the initializer's or Constant node's
   name).  Shape inputs (Reshape's shape, Clip's bounds, Div's divisor) are read at import.
   Identity, Cast, Reshape, Flatten, Transpose and Concat of constants are folded.
-- Div by a constant is a `ge.mul` by its reciprocal; Gemm folds `alpha`/`beta` into
+- Div by a constant is a `ge.mul` by its reciprocal, by a computed value a `ge.div`; Pow
+  with a constant exponent of another type (an INT64 2) takes it in the base's float type;
+  Gemm folds `alpha`/`beta` into
   constant operands (else a `ge.mul` by a constant) and turns a 1-D C into the matmul bias.
 - Softmax before opset 13 coerces the input to 2-D at `axis`: flatten, softmax on axis 1,
   reshape back (one softmax when `axis` is the last dim).
@@ -66,6 +73,7 @@ _COMPUTE_DTYPES: dict[int, np.dtype] = {
     row.onnx: row.numpy for row in map(dtypes.row, dtypes.COMPUTE_FLOATS) if row.onnx is not None
 }
 _ONNX_TYPES = {dtype: elem_type for elem_type, dtype in _COMPUTE_DTYPES.items()}
+_ONNX_TYPES[dtypes.row("i1").numpy] = dtypes.row("i1").onnx or 9  # BOOL: comparison results
 _FLOAT_DTYPES = tuple(_COMPUTE_DTYPES.values())
 _INT_DTYPES = (dtypes.row("i64").numpy, dtypes.row("i32").numpy)
 
@@ -119,6 +127,13 @@ _POOL_ATTRS = {
     "strides": _A_INTS,
 }
 
+_REDUCE_SPEC = (
+    {"axes": _A_INTS, "keepdims": _A_INT, "noop_with_empty_axes": _A_INT},
+    (1, 2),
+    (1, 1),
+)
+"""ReduceSum/Mean/Max/Min: axes as an attribute (older opsets) or as input 1 (newer)."""
+
 # op type -> (attributes and their types, (min, max) inputs, (min, max) outputs)
 _SPECS: dict[str, tuple[dict[str, int], tuple[int, int], tuple[int, int]]] = {
     "Conv": (_CONV_ATTRS, (2, 3), (1, 1)),
@@ -135,6 +150,28 @@ _SPECS: dict[str, tuple[dict[str, int], tuple[int, int], tuple[int, int]]] = {
     "Sub": ({}, (2, 2), (1, 1)),
     "Mul": ({}, (2, 2), (1, 1)),
     "Div": ({}, (2, 2), (1, 1)),
+    "Exp": ({}, (1, 1), (1, 1)),
+    "Log": ({}, (1, 1), (1, 1)),
+    "Tanh": ({}, (1, 1), (1, 1)),
+    "Erf": ({}, (1, 1), (1, 1)),
+    "Sqrt": ({}, (1, 1), (1, 1)),
+    "Neg": ({}, (1, 1), (1, 1)),
+    "Reciprocal": ({}, (1, 1), (1, 1)),
+    "Gelu": ({"approximate": _A_STRING}, (1, 1), (1, 1)),
+    "Max": ({}, (1, 1 << 30), (1, 1)),
+    "Min": ({}, (1, 1 << 30), (1, 1)),
+    "Pow": ({}, (2, 2), (1, 1)),
+    "Sin": ({}, (1, 1), (1, 1)),
+    "Cos": ({}, (1, 1), (1, 1)),
+    "Equal": ({}, (2, 2), (1, 1)),
+    "Less": ({}, (2, 2), (1, 1)),
+    "LessOrEqual": ({}, (2, 2), (1, 1)),
+    "Greater": ({}, (2, 2), (1, 1)),
+    "GreaterOrEqual": ({}, (2, 2), (1, 1)),
+    "Not": ({}, (1, 1), (1, 1)),
+    "And": ({}, (2, 2), (1, 1)),
+    "Or": ({}, (2, 2), (1, 1)),
+    "Where": ({}, (3, 3), (1, 1)),
     "MatMul": ({}, (2, 2), (1, 1)),
     "Gemm": (
         {"alpha": _A_FLOAT, "beta": _A_FLOAT, "transA": _A_INT, "transB": _A_INT},
@@ -148,7 +185,20 @@ _SPECS: dict[str, tuple[dict[str, int], tuple[int, int], tuple[int, int]]] = {
     "Reshape": ({"allowzero": _A_INT}, (2, 2), (1, 1)),
     "Flatten": ({"axis": _A_INT}, (1, 1), (1, 1)),
     "Transpose": ({"perm": _A_INTS}, (1, 1), (1, 1)),
+    "Gather": ({"axis": _A_INT}, (2, 2), (1, 1)),
+    "Slice": ({}, (3, 5), (1, 1)),
+    "Split": ({"axis": _A_INT, "num_outputs": _A_INT}, (1, 2), (1, 1 << 30)),
+    "Expand": ({}, (2, 2), (1, 1)),
     "Softmax": ({"axis": _A_INT}, (1, 1), (1, 1)),
+    "ReduceSum": _REDUCE_SPEC,
+    "ReduceMean": _REDUCE_SPEC,
+    "ReduceMax": _REDUCE_SPEC,
+    "ReduceMin": _REDUCE_SPEC,
+    "LayerNormalization": (
+        {"axis": _A_INT, "epsilon": _A_FLOAT, "stash_type": _A_INT},
+        (2, 3),
+        (1, 3),
+    ),
     "Identity": ({}, (1, 1), (1, 1)),
     "Constant": (
         {
@@ -914,6 +964,8 @@ class _Importer:
         return self._binary(node, self.b.mul)
 
     def _op_Div(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        if not isinstance(self._required(node, 1), _Const):
+            return self._binary(node, self.b.div)
         x = self._tensor(node, 0)
         divisor = self._constant(node, 1, "divisor")
         if divisor.dtype not in _FLOAT_DTYPES:
@@ -921,6 +973,111 @@ class _Importer:
         with np.errstate(divide="ignore", over="ignore"):
             reciprocal = (1.0 / divisor.astype(np.float64)).astype(divisor.dtype)
         return self.b.mul(x, self._new_const(reciprocal, None), name=self._out(node))
+
+    def _check_Max(self, node: Any, attrs: dict[str, Any]) -> list[str]:
+        n = sum(1 for name in node.input if name)
+        if n != 2:
+            return [f"{node.op_type} of {n} inputs is not supported (only of 2)"]
+        return []
+
+    _check_Min = _check_Max
+
+    def _op_Max(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        return self._binary(node, self.b.maximum)
+
+    def _op_Min(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        return self._binary(node, self.b.minimum)
+
+    def _op_Pow(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        x = self._tensor(node, 0)
+        exponent = self._required(node, 1)
+        if isinstance(exponent, _Const) and exponent.tensor is None:
+            array = exponent.array(self.onnx)
+            base = dtypes.np_dtype(x.element_type)
+            if array.dtype != base and (array.dtype.kind in "iu" or array.dtype in _FLOAT_DTYPES):
+                exponent = _Const(array.astype(base), exponent.origin)
+        e = self._materialize(exponent, node.input[1])
+        if e.element_type != x.element_type:
+            raise _Unsupported(
+                f"Pow of a {x.element_type} base by a {e.element_type} exponent (a computed "
+                "exponent must have the base's type)"
+            )
+        return self.b.pow(x, e, name=self._out(node))
+
+    def _op_Exp(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        return self.b.exp(self._tensor(node, 0), name=self._out(node))
+
+    def _op_Sin(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        return self.b.sin(self._tensor(node, 0), name=self._out(node))
+
+    def _op_Cos(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        return self.b.cos(self._tensor(node, 0), name=self._out(node))
+
+    def _compare(self, node: Any, kind: str) -> Tensor:
+        a, b = self._tensor(node, 0), self._tensor(node, 1)
+        if a.element_type != b.element_type:
+            raise _Unsupported(f"{node.op_type} of {a.element_type} and {b.element_type} operands")
+        return self.b.compare(kind, a, b, name=self._out(node))
+
+    def _op_Equal(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        return self._compare(node, "equal")
+
+    def _op_Less(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        return self._compare(node, "less")
+
+    def _op_LessOrEqual(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        return self._compare(node, "less_equal")
+
+    def _op_Greater(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        return self._compare(node, "greater")
+
+    def _op_GreaterOrEqual(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        return self._compare(node, "greater_equal")
+
+    def _op_Not(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        return self.b.logical_not(self._tensor(node, 0), name=self._out(node))
+
+    def _op_And(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        return self._binary(node, self.b.logical_and)
+
+    def _op_Or(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        return self._binary(node, self.b.logical_or)
+
+    def _op_Where(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        c, a, b = (self._tensor(node, i) for i in range(3))
+        return self.b.where(c, a, b, name=self._out(node))
+
+    def _op_Log(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        return self.b.log(self._tensor(node, 0), name=self._out(node))
+
+    def _op_Tanh(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        return self.b.tanh(self._tensor(node, 0), name=self._out(node))
+
+    def _op_Erf(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        return self.b.erf(self._tensor(node, 0), name=self._out(node))
+
+    def _op_Sqrt(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        return self.b.sqrt(self._tensor(node, 0), name=self._out(node))
+
+    def _op_Neg(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        return self.b.neg(self._tensor(node, 0), name=self._out(node))
+
+    def _op_Reciprocal(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        return self.b.reciprocal(self._tensor(node, 0), name=self._out(node))
+
+    def _check_Gelu(self, node: Any, attrs: dict[str, Any]) -> list[str]:
+        reasons = []
+        if self.opset < 20:
+            reasons.append(f"Gelu is an opset 20 op, the model imports opset {self.opset}")
+        approximate = attrs.get("approximate", "none")
+        if approximate not in ("none", "tanh"):
+            reasons.append(f"approximate '{approximate}' is not one of none, tanh")
+        return reasons
+
+    def _op_Gelu(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        return self.b.gelu(
+            self._tensor(node, 0), attrs.get("approximate", "none"), name=self._out(node)
+        )
 
     def _op_MatMul(self, node: Any, attrs: dict[str, Any]) -> Tensor:
         values = [self._required(node, 0), self._required(node, 1)]
@@ -1139,6 +1296,121 @@ class _Importer:
             return self._folded(np.transpose(data.array(self.onnx), perm))
         return self.b.transpose(data, perm, name=self._out(node))
 
+    # ---- indexing and slicing (ge.gather, ge.slice, ge.expand) --------------------------------
+
+    def _ints_input(self, node: Any, index: int, what: str) -> list[int] | None:
+        """A constant 1-D INT64/INT32 input as integers (None when omitted)."""
+        if self._value(node, index) is None:
+            return None
+        spec = self._constant(node, index, what)
+        if spec.dtype not in _INT_DTYPES or spec.ndim != 1:
+            raise _Unsupported(
+                f"{what} must be a 1-D INT64 or INT32 tensor, got {_onnx_type_name(spec.dtype)} "
+                f"{_shape_str(spec.shape)}"
+            )
+        return [int(v) for v in spec]
+
+    def _op_Gather(self, node: Any, attrs: dict[str, Any]) -> Value:
+        data = self._required(node, 0)
+        rank = len(data.shape)
+        axis = attrs.get("axis", 0)
+        if not -rank <= axis < rank:
+            raise _Unsupported(f"axis {axis} is out of range for rank {rank}")
+        axis %= rank
+        value = self._required(node, 1)
+        if not isinstance(value, _Const):
+            raise _Unsupported(f"non-constant indices '{node.input[1]}'")
+        indices = value.array(self.onnx)
+        if indices.dtype not in _INT_DTYPES:
+            raise _Unsupported(
+                f"indices must be INT64 or INT32, got {_onnx_type_name(indices.dtype)}"
+            )
+        size = data.shape[axis]
+        bad = np.argwhere((indices < -size) | (indices >= size))
+        if len(bad):
+            where = [int(i) for i in bad[0]]
+            raise _Unsupported(
+                f"indices hold {int(indices[tuple(where)])} at {where}, out of range for axis "
+                f"{axis} of size {size}"
+            )
+        if isinstance(data, _Const):
+            wrapped = np.where(indices < 0, indices + size, indices)
+            return self._folded(np.take(data.array(self.onnx), wrapped, axis=axis))
+        if value.tensor is None:
+            value.tensor = self._new_const(indices, node.input[1], value.origin)
+        return self.b.gather(data, value.tensor, axis, name=self._out(node))
+
+    def _op_Slice(self, node: Any, attrs: dict[str, Any]) -> Value:
+        data = self._required(node, 0)
+        rank = len(data.shape)
+        starts = self._ints_input(node, 1, "starts") or []
+        ends = self._ints_input(node, 2, "ends") or []
+        axes = self._ints_input(node, 3, "axes")
+        steps = self._ints_input(node, 4, "steps")
+        axes = list(range(len(starts))) if axes is None else axes
+        steps = [1] * len(starts) if steps is None else steps
+        if not len(starts) == len(ends) == len(axes) == len(steps):
+            raise _Unsupported("starts, ends, axes and steps must have the same length")
+        if any(not -rank <= a < rank for a in axes):
+            raise _Unsupported(f"axes {axes} are out of range for rank {rank}")
+        axes = [a % rank for a in axes]
+        if len(set(axes)) != len(axes):
+            raise _Unsupported(f"axes {axes} repeat an axis")
+        if any(s < 1 for s in steps):
+            raise _Unsupported(f"steps {steps}: only positive steps are supported")
+        if isinstance(data, _Const):
+            index = [slice(None)] * rank
+            for start, end, axis, step in zip(starts, ends, axes, steps, strict=True):
+                index[axis] = slice(start, end, step)
+            return self._folded(data.array(self.onnx)[tuple(index)])
+        return self.b.slice(data, starts, ends, axes, steps, name=self._out(node))
+
+    def _op_Split(self, node: Any, attrs: dict[str, Any]) -> list[Value]:
+        data = self._required(node, 0)
+        rank = len(data.shape)
+        axis = attrs.get("axis", 0)
+        if not -rank <= axis < rank:
+            raise _Unsupported(f"axis {axis} is out of range for rank {rank}")
+        axis %= rank
+        size = data.shape[axis]
+        count = len(node.output)
+        sizes = self._ints_input(node, 1, "split")
+        if sizes is None:
+            parts = attrs.get("num_outputs", count)
+            if parts != count:
+                raise _Unsupported(f"num_outputs {parts} but {count} outputs")
+            chunk = -(-size // parts) if self.opset >= 18 else size // parts
+            if self.opset < 18 and size % parts:
+                raise _Unsupported(f"dim {size} does not split into {parts} equal parts")
+            sizes = [max(0, min(chunk, size - i * chunk)) for i in range(parts)]
+        if len(sizes) != count or any(s < 0 for s in sizes) or sum(sizes) != size:
+            raise _Unsupported(f"split {sizes} does not cut dim {size} into {count} outputs")
+        offsets = np.cumsum([0, *sizes]).tolist()
+        results: list[Value] = []
+        for i, (start, end) in enumerate(zip(offsets[:-1], offsets[1:], strict=True)):
+            if isinstance(data, _Const):
+                index = [slice(None)] * rank
+                index[axis] = slice(start, end)
+                results.append(self._folded(data.array(self.onnx)[tuple(index)]))
+            else:
+                results.append(self.b.slice(data, [start], [end], [axis], name=self._out(node, i)))
+        return results
+
+    def _op_Expand(self, node: Any, attrs: dict[str, Any]) -> Value:
+        data = self._required(node, 0)
+        shape = self._ints_input(node, 1, "shape")
+        assert shape is not None  # a required input
+        if any(d < 0 for d in shape):
+            raise _Unsupported(f"shape {shape} has a negative dim")
+        if isinstance(data, _Const):
+            array = data.array(self.onnx)
+            try:
+                target = np.broadcast_shapes(array.shape, tuple(shape))
+            except ValueError:
+                raise _Unsupported(f"cannot expand {_shape_str(array.shape)} to {shape}") from None
+            return self._folded(np.broadcast_to(array, target))
+        return self.b.expand(data, shape, name=self._out(node))
+
     def _op_Softmax(self, node: Any, attrs: dict[str, Any]) -> Tensor:
         x = self._tensor(node, 0)
         rank = len(x.shape)
@@ -1153,6 +1425,71 @@ class _Importer:
         flat = self.b.flatten(x, axis)
         y = self.b.softmax(flat, 1)
         return self.b.reshape(y, x.shape, name=self._out(node))
+
+    def _reduce_axes(self, node: Any, attrs: dict[str, Any]) -> list[int]:
+        """The axes of a Reduce* node: the `axes` input (ReduceSum from opset 13, the others
+        from opset 18; it must be constant) or the earlier `axes` attribute."""
+        from_input = self.opset >= (13 if node.op_type == "ReduceSum" else 18)
+        if not from_input:
+            return [int(a) for a in attrs.get("axes", ())]
+        if "axes" in attrs:
+            raise _Unsupported(f"attribute 'axes' in opset {self.opset} (axes is an input)")
+        if len(node.input) < 2 or not node.input[1]:
+            return []
+        axes = self._constant(node, 1, "axes")
+        if axes.dtype not in _INT_DTYPES or axes.ndim > 1:
+            raise _Unsupported(
+                f"axes must be a 1-D INT64 tensor, got {_onnx_type_name(axes.dtype)} "
+                f"{_shape_str(axes.shape)}"
+            )
+        return [int(a) for a in axes.reshape(-1)]
+
+    def _reduce(self, node: Any, attrs: dict[str, Any], kind: str) -> Value:
+        axes = self._reduce_axes(node, attrs)
+        if not axes and attrs.get("noop_with_empty_axes", 0):
+            return self._op_Identity(node, attrs)
+        x = self._tensor(node, 0)
+        rank = len(x.shape)
+        if any(not -rank <= a < rank for a in axes):
+            raise _Unsupported(f"axes {axes} are out of range for rank {rank}")
+        if len({a % rank for a in axes}) != len(axes):
+            raise _Unsupported(f"axes {axes} name a dim twice")
+        keepdims = attrs.get("keepdims", 1) != 0
+        return self.b.reduce(kind, x, axes, keepdims, name=self._out(node))
+
+    def _op_ReduceSum(self, node: Any, attrs: dict[str, Any]) -> Value:
+        return self._reduce(node, attrs, "sum")
+
+    def _op_ReduceMean(self, node: Any, attrs: dict[str, Any]) -> Value:
+        return self._reduce(node, attrs, "mean")
+
+    def _op_ReduceMax(self, node: Any, attrs: dict[str, Any]) -> Value:
+        return self._reduce(node, attrs, "max")
+
+    def _op_ReduceMin(self, node: Any, attrs: dict[str, Any]) -> Value:
+        return self._reduce(node, attrs, "min")
+
+    def _check_LayerNormalization(self, node: Any, attrs: dict[str, Any]) -> list[str]:
+        reasons = []
+        if self.opset < 17:
+            reasons.append(
+                f"LayerNormalization is an opset 17 op, the model imports opset {self.opset}"
+            )
+        if any(node.output[1:]):
+            reasons.append("the Mean and InvStdDev outputs (only Y is computed)")
+        if attrs.get("stash_type", 1) != 1:
+            reasons.append(f"stash_type {attrs['stash_type']} (statistics are computed in FLOAT)")
+        return reasons
+
+    def _op_LayerNormalization(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        x = self._tensor(node, 0)
+        rank = len(x.shape)
+        axis = attrs.get("axis", -1)
+        if not -rank <= axis < rank:
+            raise _Unsupported(f"axis {axis} is out of range for rank {rank}")
+        scale, bias = self._tensor(node, 1), self._opt_tensor(node, 2)
+        epsilon = attrs.get("epsilon", 1e-5)
+        return self.b.layer_norm(x, scale, bias, axis, epsilon, name=self._out(node))
 
     def _op_Identity(self, node: Any, attrs: dict[str, Any]) -> Value:
         value = self._required(node, 0)

@@ -9,6 +9,18 @@ and buffers become `ge.const`s (their values at import: the graph is for inferen
 `FxConverter` is the conversion itself, shared with the `torch.compile` backend
 (`ge_dialect.torchair`), which traces Dynamo's graph to ATen with `make_fx`.
 
+Folded at import: a call whose tensor operands are all known at import (parameters,
+buffers, earlier folded calls; or that has none, as arange, full, scalar_tensor; the
+operand of full_like/zeros_like/ones_like gives only its static shape) is evaluated with
+torch itself (the node's target on the known tensors), and its value becomes a `ge.const`
+at its first use by a converted op.  So the attention masks and position ids that
+Hugging Face models build from arange/full/cumsum/eq/index/any on static shapes leave no
+op in the graph.  Never folded: a call that depends on a graph input, a scope op, a random
+op (torch's `nondeterministic_seeded` tag), an uninitialised `empty*`, a call whose result
+takes more than `FOLD_LIMIT_BYTES` (64 MiB), a call torch rejects or one that gives no
+tensor: those convert as usual.  Parameters and buffers are known values too: a weight
+used only by folded calls (a transposed weight) leaves only the folded constant.
+
 TorchAir's scope ops (`ge_scope.scope_enter` / `scope_exit` / `wait_tensor`, registered by
 `ge_dialect.torchair`) become the builder's `enter_stream` / `exit_stream` / `wait_tensor`:
 every `ge` op converted between an enter and its exit carries the scope's `stream.label`,
@@ -165,6 +177,9 @@ class FxConverter:
         self.label = label
         self.b = GraphBuilder(name, locate=False)
         self.env: dict[torch.fx.Node, Value] = {}
+        self.known: dict[torch.fx.Node, Any] = {}
+        """Values known at import (parameters, buffers, folded nodes) as torch tensors; each
+        becomes a `ge.const` at its first use by a converted op (`value`)."""
 
     # -- driver --
 
@@ -173,22 +188,25 @@ class FxConverter:
         outputs: list[Tensor] = []
         out_dtypes: list[torch.dtype | None] = []
         for node in self.graph.nodes:
-            if node.op == "placeholder":
+            if node.op == "placeholder" and node.name in self.constants:
+                self.known[node] = self.constants[node.name]
+            elif node.op == "placeholder":
                 self.env[node] = self._placeholder(node, inputs)
             elif node.op == "get_attr":
-                self.env[node] = self._const_of(self._attr(node), node.name)
+                self.known[node] = self._attr(node)
             elif node.op == "call_function":
                 if not node.users and not _is_scope_op(node.target):
                     continue  # dead (the unused results of batch norm, assertions, ...)
-                self._call(node)
+                if not self._fold(node):
+                    self._call(node)
             elif node.op == "output":
                 flat = _flatten(node.args[0])
                 for item in flat:
-                    if not isinstance(item, torch.fx.Node) or not isinstance(
-                        self.env.get(item), Tensor
-                    ):
+                    value = self.value(item) if isinstance(item, torch.fx.Node) else None
+                    if not isinstance(value, Tensor):
                         raise self._error(node, f"graph output {item!r} is not a tensor")
-                    outputs.append(self.env[item])
+                    assert isinstance(item, torch.fx.Node)
+                    outputs.append(value)
                     out_dtypes.append(_meta_dtype(item))
             else:
                 raise self._error(node, f"unsupported FX node kind '{node.op}'")
@@ -235,6 +253,39 @@ class FxConverter:
     def _const_of(self, t: torch.Tensor, name: str) -> Tensor:
         return self.b.const(to_numpy(t), name=name)
 
+    # -- folding at import --
+
+    def _fold(self, node: torch.fx.Node) -> bool:
+        """Evaluates `node` with torch when its value is known at import (see the module
+        docstring); records it in `known` and says whether it did."""
+        op_name = _op_name(node.target)
+        if not _foldable(node, op_name, self.known):
+            return False
+
+        def arg(n: torch.fx.Node) -> Any:
+            if n in self.known:
+                return self.known[n]
+            val = n.meta["val"]  # the shape-only operand of a *_like op
+            return torch.zeros(val.shape, dtype=val.dtype)
+
+        args = torch.fx.node.map_arg(node.args, arg)
+        kwargs = torch.fx.node.map_arg(node.kwargs, arg)
+        target = node.target
+        assert callable(target)  # `_foldable` checked it
+        try:
+            with torch.no_grad():
+                value = target(*args, **kwargs)
+        except Exception:  # noqa: BLE001 - torch rejects it: convert the node as usual
+            return False
+        flat = _flatten(value) if isinstance(value, tuple | list) else [value]
+        tensors = [t for t in flat if isinstance(t, torch.Tensor)]
+        if len(tensors) != len(flat):
+            return False
+        if sum(t.numel() * t.element_size() for t in tensors) > FOLD_LIMIT_BYTES:
+            return False
+        self.known[node] = value
+        return True
+
     # -- one call --
 
     def _call(self, node: torch.fx.Node) -> None:
@@ -278,10 +329,19 @@ class FxConverter:
             return origin[0].name
         return node.name
 
+    def value(self, node: torch.fx.Node) -> Value:
+        """The converted value of `node`; a value known at import becomes a `ge.const` here,
+        at its first use (a parameter keeps its placeholder's name)."""
+        known = self.known.get(node)
+        if node not in self.env and isinstance(known, torch.Tensor):
+            name = self.name(node) if node.op == "call_function" else node.name
+            self.env[node] = self._const_of(known, name)
+        return self.env.get(node)
+
     def t(self, arg: object) -> Tensor:
         """The handle of an FX argument that must be a tensor."""
         if isinstance(arg, torch.fx.Node):
-            value = self.env.get(arg)
+            value = self.value(arg)
             if isinstance(value, Tensor):
                 return value
             raise _Unsupported(f"its operand '{arg.name}' has no converted value")
@@ -294,6 +354,35 @@ class FxConverter:
 
     def operand(self, arg: object, like: Tensor) -> Tensor:
         return self.t(arg) if isinstance(arg, torch.fx.Node) else self.scalar_like(arg, like)
+
+
+FOLD_LIMIT_BYTES = 64 * 2**20
+"""A node is folded at import only if its result takes at most this many bytes."""
+
+_SHAPE_ONLY = ("aten.full_like", "aten.zeros_like", "aten.ones_like")
+"""Ops whose tensor operand gives only a shape and dtype (static): foldable on inputs."""
+
+
+def _foldable(node: torch.fx.Node, op_name: str, known: Mapping[torch.fx.Node, Any]) -> bool:
+    """Whether `node` may be evaluated at import: a deterministic op (never a scope op, a
+    random one or an uninitialised `empty`) whose tensor operands are all known (or only
+    give a shape), and whose result (by its metadata) fits `FOLD_LIMIT_BYTES`."""
+    if _is_scope_op(node.target) or not callable(node.target):
+        return False
+    if torch.Tag.nondeterministic_seeded in getattr(node.target, "tags", ()):
+        return False
+    if "empty" in op_name:
+        return False
+    operands = node.all_input_nodes
+    shape_only = op_name.rsplit(".", 1)[0] in _SHAPE_ONLY
+    if shape_only and operands and isinstance(operands[0].meta.get("val"), torch.Tensor):
+        operands = operands[1:]
+    if any(n not in known for n in operands):
+        return False
+    val = node.meta.get("val")
+    vals = _flatten(val) if isinstance(val, tuple | list) else [val]
+    size = sum(v.numel() * v.element_size() for v in vals if isinstance(v, torch.Tensor))
+    return size <= FOLD_LIMIT_BYTES
 
 
 def _is_scope_op(target: object) -> bool:
@@ -492,8 +581,28 @@ def _unary(method: str) -> Handler:
     return handle
 
 
-for _method in ("relu", "relu6", "sigmoid", "silu"):
+for _method in (
+    "relu",
+    "relu6",
+    "sigmoid",
+    "silu",
+    "exp",
+    "log",
+    "tanh",
+    "erf",
+    "sqrt",
+    "rsqrt",
+    "neg",
+    "reciprocal",
+):
     _handles(f"aten.{_method}")(_unary(_method))
+
+
+@_handles("aten.gelu")
+def _gelu(c, node, x, approximate="none") -> Tensor:
+    if approximate not in ("none", "tanh"):
+        raise _Unsupported(f"approximate={approximate!r} (only 'none' and 'tanh')")
+    return c.b.gelu(c.t(x), str(approximate), name=c.name(node))
 
 
 def _check_same_dtype(node, *tensors: Tensor) -> None:
@@ -507,19 +616,19 @@ def _check_same_dtype(node, *tensors: Tensor) -> None:
 
 
 def _binary(kind: str) -> Handler:
-    def convert(c: FxConverter, node, a, b, alpha=1) -> Tensor:
+    def convert(c: FxConverter, node, a, b, alpha=1, rounding_mode=None) -> Tensor:
+        if rounding_mode is not None:
+            raise _Unsupported(
+                f"rounding_mode={rounding_mode!r} (only true division, rounding_mode=None)"
+            )
         if not isinstance(a, torch.fx.Node):  # a number first: 2 - x, 2 * x
-            if kind in ("add", "mul"):
+            if kind in ("add", "mul", "maximum", "minimum"):
                 a, b = b, a
             else:
                 raise _Unsupported(f"a number as the first operand of {kind}")
         at = c.t(a)
-        if kind == "div":
-            if isinstance(b, torch.fx.Node):
-                raise _Unsupported("division by a tensor (only division by a constant)")
-            if node.kwargs.get("rounding_mode") is not None:
-                raise _Unsupported(f"rounding_mode={node.kwargs['rounding_mode']!r}")
-            bt = c.scalar_like(1.0 / b, at)
+        if kind == "div" and not isinstance(b, torch.fx.Node) and b != 0:
+            bt = c.scalar_like(1.0 / b, at)  # x / 0 stays a division: inf, -inf or NaN
             _check_same_dtype(node, at, bt)
             return c.b.mul(at, bt, name=c.name(node))
         bt = c.operand(b, at)
@@ -536,7 +645,89 @@ def _binary(kind: str) -> Handler:
 
 for _kind in ("add", "sub", "mul", "div"):
     _HANDLERS[f"aten.{_kind}.Tensor"] = _HANDLERS[f"aten.{_kind}.Scalar"] = _binary(_kind)
-_HANDLERS["aten.div.Tensor_mode"] = _binary("div")
+_HANDLERS["aten.div.Tensor_mode"] = _HANDLERS["aten.div.Scalar_mode"] = _binary("div")
+_HANDLERS["aten.maximum"] = _binary("maximum")
+_HANDLERS["aten.minimum"] = _binary("minimum")
+_HANDLERS["aten.pow.Tensor_Tensor"] = _HANDLERS["aten.pow.Tensor_Scalar"] = _binary("pow")
+
+_handles("aten.sin")(_unary("sin"))
+_handles("aten.cos")(_unary("cos"))
+
+
+def _compare(kind: str) -> Handler:
+    """The handler of `aten.<eq|ne|lt|le|gt|ge>` (.Tensor or .Scalar): an i1 result."""
+
+    def convert(c: FxConverter, node, a, b) -> Tensor:
+        if not isinstance(a, torch.fx.Node):
+            raise _Unsupported(f"a number as the first operand of {kind}")
+        at = c.t(a)
+        bt = c.operand(b, at)
+        if at.element_type != bt.element_type:
+            raise _Unsupported(
+                f"operands of different dtypes ({at.element_type} and {bt.element_type})"
+            )
+        return c.b.compare(kind, at, bt, name=c.name(node))
+
+    return convert
+
+
+for _aten, _kind in (
+    ("eq", "equal"),
+    ("ne", "not_equal"),
+    ("lt", "less"),
+    ("le", "less_equal"),
+    ("gt", "greater"),
+    ("ge", "greater_equal"),
+):
+    _HANDLERS[f"aten.{_aten}.Tensor"] = _HANDLERS[f"aten.{_aten}.Scalar"] = _compare(_kind)
+
+
+def _require_bool(x: Tensor, what: str) -> None:
+    if dtypes.type_name(x.element_type) != "i1":
+        raise _Unsupported(f"{what} of a {x.element_type} tensor (only of bool)")
+
+
+@_handles("aten.logical_not", "aten.bitwise_not")
+def _logical_not(c, node, x) -> Tensor:
+    xt = c.t(x)
+    _require_bool(xt, "a logical not")
+    return c.b.logical_not(xt, name=c.name(node))
+
+
+def _logical(kind: str) -> Handler:
+    """`aten.logical_<kind>`, and `aten.bitwise_<kind>` on bool: an i1 result."""
+
+    def convert(c: FxConverter, node, a, b) -> Tensor:
+        at = c.t(a)
+        bt = c.operand(b, at)
+        _require_bool(at, f"a logical {kind}")
+        _require_bool(bt, f"a logical {kind}")
+        return getattr(c.b, f"logical_{kind}")(at, bt, name=c.name(node))
+
+    return convert
+
+
+for _kind in ("and", "or"):
+    _HANDLERS[f"aten.logical_{_kind}"] = _logical(_kind)
+    _HANDLERS[f"aten.bitwise_{_kind}.Tensor"] = _logical(_kind)
+    _HANDLERS[f"aten.bitwise_{_kind}.Scalar"] = _logical(_kind)
+
+
+@_handles("aten.where.self", "aten.where.ScalarSelf", "aten.where.ScalarOther")
+def _where(c, node, cond, a, b) -> Tensor:
+    ct = c.t(cond)
+    _require_bool(ct, "a where condition")
+    if isinstance(a, torch.fx.Node):
+        at = c.t(a)
+        bt = c.operand(b, at)
+    else:
+        bt = c.t(b)
+        at = c.operand(a, bt)
+    if at.element_type != bt.element_type:
+        raise _Unsupported(
+            f"operands of different dtypes ({at.element_type} and {bt.element_type})"
+        )
+    return c.b.where(ct, at, bt, name=c.name(node))
 
 
 @_handles("aten.rsub")
@@ -617,12 +808,95 @@ def _adaptive_avg_pool(c, node, x, output_size) -> Tensor:
 
 @_handles("aten.mean")
 def _mean(c, node, x, dims=None, keepdim=False, dtype=None) -> Tensor:
+    """The mean over the spatial dims of an NCHW tensor is a `ge.global_avg_pool` (which
+    can run on NC1HWC0); any other mean is a `ge.reduce_mean`."""
     xt = c.t(x)
     rank = len(xt.shape)
-    if rank != 4 or dims is None or sorted(d % rank for d in dims) != [2, 3] or dtype is not None:
-        raise _Unsupported("a mean other than over the spatial dims of an NCHW tensor")
-    y = c.b.global_avg_pool(xt, name=c.name(node))
-    return y if keepdim else c.b.reshape(y, list(xt.shape[:2]))
+    _check_reduce_dtype(xt, dtype)
+    if rank == 4 and dims is not None and sorted(d % 4 for d in dims) == [2, 3]:
+        y = c.b.global_avg_pool(xt, name=c.name(node))
+        return y if keepdim else c.b.reshape(y, list(xt.shape[:2]))
+    return c.b.reduce("mean", xt, _reduce_dims(dims), bool(keepdim), name=c.name(node))
+
+
+def _reduce_dims(dims: int | Sequence[int] | None) -> list[int]:
+    """A reduction's `dim` argument as a list (None, [] or (): every dim)."""
+    if dims is None:
+        return []
+    return [int(dims)] if isinstance(dims, int) else [int(d) for d in dims]
+
+
+def _check_reduce_dtype(x: Tensor, dtype: torch.dtype | None) -> None:
+    if dtype is not None and numpy_dtype(dtype) != dtypes.np_dtype(x.element_type):
+        raise _Unsupported(f"a reduction with a dtype change (to {dtype})")
+
+
+@_handles("aten.sum")
+def _sum(c, node, x, dims=None, keepdim=False, dtype=None) -> Tensor:
+    xt = c.t(x)
+    _check_reduce_dtype(xt, dtype)
+    return c.b.reduce("sum", xt, _reduce_dims(dims), bool(keepdim), name=c.name(node))
+
+
+def _extremum(kind: str) -> Handler:
+    """amax/amin (values over dims), max/min.default (over every dim) and max/min.dim
+    (values and indices: only the values are converted, a use of the indices is refused)."""
+
+    def handler(c, node, x, dims=None, keepdim=False) -> Value:
+        xt = c.t(x)
+        with_indices = _op_name(node.target).endswith(".dim")
+        if with_indices:
+            for user in node.users:
+                if user.target is not operator.getitem or user.args[1] != 0:
+                    raise _Unsupported(
+                        f"its indices are used by '{user.name}' (only the values of "
+                        f"{kind}.dim are supported: use amax/amin)"
+                    )
+        y = c.b.reduce(kind, xt, _reduce_dims(dims), bool(keepdim), name=c.name(node))
+        return (y, None) if with_indices else y
+
+    return handler
+
+
+_HANDLERS["aten.amax"] = _HANDLERS["aten.max.dim"] = _HANDLERS["aten.max.default"] = _extremum(
+    "max"
+)
+_HANDLERS["aten.amin"] = _HANDLERS["aten.min.dim"] = _HANDLERS["aten.min.default"] = _extremum(
+    "min"
+)
+
+
+def _layer_norm_args(xt: Tensor, normalized_shape) -> int:
+    """The first normalised axis, checking `normalized_shape` is the input's last dims."""
+    shape = [int(d) for d in normalized_shape]
+    rank = len(xt.shape)
+    if not 0 < len(shape) <= rank or list(xt.shape[rank - len(shape) :]) != shape:
+        raise _Unsupported(
+            f"normalized_shape {shape} is not the last dims of an input of shape {list(xt.shape)}"
+        )
+    return rank - len(shape)
+
+
+@_handles("aten.layer_norm")
+def _layer_norm(c, node, x, normalized_shape, weight=None, bias=None, eps=1e-5, *rest) -> Tensor:
+    xt = c.t(x)
+    axis = _layer_norm_args(xt, normalized_shape)
+    w = None if weight is None else c.t(weight)
+    b = None if bias is None else c.t(bias)
+    return c.b.layer_norm(xt, w, b, axis, float(eps), name=c.name(node))
+
+
+@_handles("aten.native_layer_norm")
+def _native_layer_norm(c, node, x, normalized_shape, weight, bias, eps) -> Value:
+    """Only output 0 (the normalised tensor) is converted: a use of the mean or the rstd
+    is refused."""
+    for user in node.users:
+        if user.target is not operator.getitem or user.args[1] != 0:
+            raise _Unsupported(
+                f"its mean or rstd output is used by '{user.name}' (only output 0 is supported)"
+            )
+    y = _layer_norm(c, node, x, normalized_shape, weight, bias, eps)
+    return (y, None, None)
 
 
 @_handles("aten.cat", "aten.concat")
@@ -705,7 +979,6 @@ def _clone(c, node, x, memory_format=None) -> Tensor:
     "aten.contiguous",
     "aten.lift_fresh_copy",
     "aten.lift_fresh",
-    "aten.expand",
 )
 def _passthrough(c, node, x, *rest, **kwargs) -> Tensor:
     xt = c.t(x)
@@ -713,6 +986,99 @@ def _passthrough(c, node, x, *rest, **kwargs) -> Tensor:
     if shape is not None and list(shape) != list(xt.shape):
         raise _Unsupported(f"a broadcast from {list(xt.shape)} to {shape}")
     return Tensor(c.b, xt.value, c.name(node))  # a new handle: a wait on it rebinds only it
+
+
+# ---- indexing and slicing: ge.gather, ge.slice, ge.expand ----------------------------------------
+
+INT64_MAX = 2**63 - 1
+"""The end ATen writes for a slice "to the end" (`x[1:]`)."""
+
+
+@_handles("aten.expand")
+def _expand(c, node, x, sizes, implicit=False) -> Tensor:
+    """`expand` to the exported result shape (its -1 entries keep the input's dim)."""
+    xt = c.t(x)
+    shape = _meta_shape(node)
+    if shape is None:
+        raise _Unsupported("the result shape is unknown")
+    if list(shape) == list(xt.shape):
+        return Tensor(c.b, xt.value, c.name(node))
+    return c.b.expand(xt, shape, name=c.name(node))
+
+
+@_handles("aten.embedding")
+def _embedding(c, node, weight, indices, padding_idx=-1, *rest) -> Tensor:
+    """An embedding lookup: the rows of `weight` (padding_idx matters only for training)."""
+    return c.b.gather(c.t(weight), c.t(indices), 0, name=c.name(node))
+
+
+@_handles("aten.index_select")
+def _index_select(c, node, x, dim, index) -> Tensor:
+    return c.b.gather(c.t(x), c.t(index), dim, name=c.name(node))
+
+
+@_handles("aten.select")
+def _select(c, node, x, dim, index) -> Tensor:
+    """`x.select(dim, index)`: a one-element slice along `dim`, then that dim dropped."""
+    xt = c.t(x)
+    rank = len(xt.shape)
+    dim %= rank
+    size = xt.shape[dim]
+    if not -size <= index < size:
+        raise _Unsupported(f"index {index} is out of range for dim {dim} of size {size}")
+    index %= size
+    part = c.b.slice(xt, [index], [index + 1], [dim])
+    shape = [d for i, d in enumerate(xt.shape) if i != dim]
+    return c.b.reshape(part, shape, name=c.name(node))
+
+
+@_handles("aten.slice")
+def _slice(c, node, x, dim=0, start=None, end=None, step=1) -> Tensor:
+    xt = c.t(x)
+    start = 0 if start is None else start
+    end = INT64_MAX if end is None else min(end, INT64_MAX)
+    dim %= len(xt.shape)
+    if (start, step) == (0, 1) and end >= xt.shape[dim]:
+        return Tensor(c.b, xt.value, c.name(node))  # the whole dim (`x[:, :]`)
+    return c.b.slice(xt, [start], [end], [dim], [step], name=c.name(node))
+
+
+def _split_parts(c, node, x, sizes: Sequence[int], dim: int) -> tuple[Tensor, ...]:
+    """One `ge.slice` per part of `sizes` along `dim` (each getitem reads its own)."""
+    xt = c.t(x)
+    dim %= len(xt.shape)
+    if sum(sizes) != xt.shape[dim] or any(s < 0 for s in sizes):
+        raise _Unsupported(f"sizes {list(sizes)} do not split dim {dim} of size {xt.shape[dim]}")
+    parts, start = [], 0
+    for i, size in enumerate(sizes):
+        parts.append(c.b.slice(xt, [start], [start + size], [dim], name=f"{c.name(node)}_{i}"))
+        start += size
+    return tuple(parts)
+
+
+@_handles("aten.split_with_sizes")
+def _split_with_sizes(c, node, x, sizes, dim=0) -> tuple[Tensor, ...]:
+    return _split_parts(c, node, x, list(sizes), dim)
+
+
+@_handles("aten.split")
+def _split(c, node, x, split_size, dim=0) -> tuple[Tensor, ...]:
+    """`split(x, n)`: parts of n along `dim`, the last one smaller; a list is split_with_sizes."""
+    if not isinstance(split_size, int):
+        return _split_parts(c, node, x, list(split_size), dim)
+    size = c.t(x).shape[dim % len(c.t(x).shape)]
+    if split_size < 1:
+        raise _Unsupported(f"split size {split_size}")
+    sizes = [min(split_size, size - s) for s in range(0, size, split_size)] or [0]
+    return _split_parts(c, node, x, sizes, dim)
+
+
+@_handles("aten.chunk")
+def _chunk(c, node, x, chunks, dim=0) -> tuple[Tensor, ...]:
+    """`chunk(x, k)`: parts of ceil(size / k) along `dim` (fewer when they run out)."""
+    size = c.t(x).shape[dim % len(c.t(x).shape)]
+    step = max(1, -(-size // chunks))
+    return _split(c, node, x, step, dim)
 
 
 def _cast(c: FxConverter, node, x, dtype) -> Tensor:

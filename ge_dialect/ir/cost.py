@@ -6,7 +6,8 @@ simulator owns only the device profile and the time model.
 
 - `flops` counts multiply and add separately (a MAC is 2 FLOPs).
 - `bytes_in` / `bytes_out` are the physical sizes of the operands / results (padding lanes
-  of NC1HWC0 and FRACTAL_Z included: the device moves them too).
+  of NC1HWC0, FRACTAL_Z and FRACTAL_NZ included: the device moves them too); a gather or
+  slice reads only the elements it writes (and a gather its indices).
 - `unit` is "cube" (convolution, matmul), "vector" (everything elementwise, pooling,
   normalisation and data movement), "comm" (collectives) or "none" (constants and the
   stream ops, which do no work).
@@ -81,9 +82,35 @@ _PER_ELEMENT: dict[type[Operation], int] = {
     ge.AddOp: 1,
     ge.SubOp: 1,
     ge.MulOp: 1,
+    ge.NegOp: 1,  # one multiply by -1
+    ge.MaximumOp: 1,  # one compare-select
+    ge.MinimumOp: 1,
+    ge.ReciprocalOp: 2,  # reciprocal estimate and one Newton step
+    ge.DivOp: 2,  # reciprocal then multiply
+    ge.SqrtOp: 2,  # rsqrt estimate and a multiply by x
+    ge.RsqrtOp: 2,  # rsqrt estimate and one Newton step
+    ge.ExpOp: 3,  # range reduction, polynomial, exponent scaling
+    ge.LogOp: 3,  # exponent split, polynomial, scaling
+    ge.TanhOp: 5,  # exp(-2|x|) (3), then (1 - e) / (1 + e) with the sign
+    ge.ErfOp: 8,  # a rational approximation: about eight multiply-adds
+    ge.PowOp: 7,  # exp(y * log(x)): log (3), multiply, exp (3)
+    ge.GeluOp: 11,  # erf form: erf (8), scale by 1/sqrt(2), add 1, multiply by x/2
+    ge.SinOp: 4,  # range reduction to [-pi/4, pi/4], polynomial (3)
+    ge.CosOp: 4,
+    ge.WhereOp: 1,  # one select (comparisons and logic: one compare or bit op, the default)
     ge.BatchNormOp: 2,  # folded scale and shift
     ge.SoftmaxOp: 5,  # max, sub, exp, sum, div
     ge.CastOp: 1,
+}
+
+# FLOPs per INPUT element of the reductions and normalisations (their output may be small).
+_PER_INPUT_ELEMENT: dict[type[Operation], int] = {
+    ge.ReduceSumOp: 1,  # one add
+    ge.ReduceMeanOp: 1,  # one add (the final scale is per output element, negligible)
+    ge.ReduceMaxOp: 1,  # one compare-select
+    ge.ReduceMinOp: 1,
+    ge.LayerNormOp: 7,  # sum, subtract, square, sum, scale by the rstd, weight, bias
+    ge.RmsNormOp: 4,  # square, sum, scale by the rsqrt, weight
 }
 
 _MOVES = (
@@ -93,6 +120,7 @@ _MOVES = (
     ge.TransposeOp,
     ge.ConcatOp,
     ge.IdentityOp,
+    ge.ExpandOp,
 )
 
 _ACTIVATION_FLOPS = {
@@ -139,6 +167,9 @@ def op_cost(op: Operation) -> OpCost:
         )
     if isinstance(op, ge.GlobalAvgPoolOp):
         return OpCost(_elements(op.input.type), bytes_in, bytes_out, "vector", _vector_blocks(op))
+    if type(op) in _PER_INPUT_ELEMENT:
+        flops = _PER_INPUT_ELEMENT[type(op)] * _elements(op.operands[0].type)
+        return OpCost(flops, bytes_in, bytes_out, "vector", _vector_blocks(op))
     if isinstance(op, ge.HcomAllReduceOp):
         flops = (op.rank_size.value.data - 1) * _elements(out)
         return OpCost(flops, bytes_in, bytes_out, "comm", 1)
@@ -146,5 +177,11 @@ def op_cost(op: Operation) -> OpCost:
         return OpCost(0, bytes_in, bytes_out, "comm", 1)
     if isinstance(op, _MOVES):
         return OpCost(0, bytes_in, bytes_out, "vector", _vector_blocks(op))
+    if isinstance(op, ge.GatherOp | ge.SliceOp):
+        # reads only the elements it writes (and the indices), not its whole data operand
+        read = bytes_out + (nbytes(op.indices.type) if isinstance(op, ge.GatherOp) else 0)
+        return OpCost(0, read, bytes_out, "vector", _vector_blocks(op))
     per = _PER_ELEMENT.get(type(op), 1)
+    if isinstance(op, ge.GeluOp) and op.approximate.data == "tanh":
+        per = 10  # x^3 (2), multiply-add, scale, tanh (5), add 1, multiply by x/2
     return OpCost(per * _elements(out), bytes_in, bytes_out, "vector", _vector_blocks(op))

@@ -62,13 +62,14 @@ class Format(StrEnum):
     NHWC = "NHWC"
     NC1HWC0 = "NC1HWC0"
     FRACTAL_Z = "FRACTAL_Z"
+    FRACTAL_NZ = "FRACTAL_NZ"
 
 
-WRITABLE_FORMATS = (Format.NHWC, Format.NC1HWC0, Format.FRACTAL_Z)
+WRITABLE_FORMATS = (Format.NHWC, Format.NC1HWC0, Format.FRACTAL_Z, Format.FRACTAL_NZ)
 """The formats an encoding may name (the defaults NCHW and ND are written as no encoding)."""
 
-C0_FORMATS = (Format.NC1HWC0, Format.FRACTAL_Z)
-"""The formats that split channels into blocks of C0."""
+C0_FORMATS = (Format.NC1HWC0, Format.FRACTAL_Z, Format.FRACTAL_NZ)
+"""The formats that split a dim into blocks of C0 (channels; FRACTAL_NZ's last dim)."""
 
 C0_VALUES = (4, 8, 16, 32, 64)
 
@@ -79,8 +80,9 @@ class FormatEncoding(ParametrizedAttribute):
 
     `c0` (0 here when omitted) is written only when it differs from the dtype's default
     (16; 32 for 1-byte types); `groups` only on FRACTAL_Z and only when > 1.  Logical dims
-    stay in NCHW (OIHW) order whatever the format.  A dialect's format attribute is an
-    `@irdl_attr_definition` subclass that sets `name`.
+    stay in NCHW (OIHW) order whatever the format; FRACTAL_NZ stores any rank >= 2 as
+    fractals of its last two dims, 16 rows by C0 columns.  A dialect's format attribute is
+    an `@irdl_attr_definition` subclass that sets `name`.
     """
 
     format: StringAttr
@@ -157,7 +159,7 @@ def format_error(fmt: str, c0: int, groups: int) -> str | None:
     if fmt not in Format.__members__:
         return f"unknown format '{fmt}'"
     if c0 and fmt not in C0_FORMATS:
-        return f"c0 is only meaningful for NC1HWC0 and FRACTAL_Z, not {fmt}"
+        return f"c0 is only meaningful for NC1HWC0, FRACTAL_Z and FRACTAL_NZ, not {fmt}"
     if c0 and c0 not in C0_VALUES:
         return f"c0 must be one of 4, 8, 16, 32, 64, got {c0}"
     if groups < 1:
@@ -236,7 +238,8 @@ def tensor_format(t: Attribute) -> Format:
 
 
 def tensor_c0(t: TensorType) -> int:
-    """The C0 of an NC1HWC0/FRACTAL_Z tensor type (the dtype's default when not written)."""
+    """The C0 of an NC1HWC0/FRACTAL_Z/FRACTAL_NZ tensor type (the dtype's default when not
+    written)."""
     enc = t.encoding
     if isinstance(enc, FormatEncoding) and enc.c0.data:
         return enc.c0.data
@@ -319,7 +322,12 @@ def verify_tensor_type(t: Attribute, what: str, encoding: type[FormatEncoding]) 
     enc = t.encoding
     if isinstance(enc, encoding):
         fmt = enc.fmt
-        if t.get_num_dims() != 4:
+        if fmt == Format.FRACTAL_NZ and t.get_num_dims() < 2:
+            raise VerifyException(
+                f"{what}: format FRACTAL_NZ needs a tensor of rank >= 2 (its last two dims are "
+                f"the matrix), got rank {t.get_num_dims()}"
+            )
+        if fmt != Format.FRACTAL_NZ and t.get_num_dims() != 4:
             raise VerifyException(
                 f"{what}: format {fmt} needs a rank-4 tensor, got rank {t.get_num_dims()}"
             )

@@ -14,6 +14,7 @@ independently of the simulator's kernels.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -26,7 +27,7 @@ from xdsl.ir import Operation, SSAValue
 
 from ge_dialect.ir.dialects import ge, stream
 from ge_dialect.utils import dtypes, shapes
-from ge_dialect.utils.errors import GeError
+from ge_dialect.utils.errors import GeError, op_error
 
 
 def _logical(value: SSAValue, physical: np.ndarray) -> np.ndarray:
@@ -182,9 +183,125 @@ def _activation(name: str, x: np.ndarray, alpha: float | None) -> np.ndarray:
     raise AssertionError(name)
 
 
+_erf = np.vectorize(math.erf, otypes=[np.float64])
+"""The error function, element by element with the standard library's `math.erf`."""
+
+
+def _gelu(x: np.ndarray, approximate: str) -> np.ndarray:
+    """GELU as PyTorch and ONNX define it: the exact erf form or the tanh approximation."""
+    if approximate == "tanh":
+        return 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x**3)))
+    return 0.5 * x * (1.0 + _erf(x / math.sqrt(2.0)))
+
+
+_MATH_UNARY: dict[type[Operation], Any] = {
+    ge.ExpOp: np.exp,
+    ge.LogOp: np.log,
+    ge.TanhOp: np.tanh,
+    ge.ErfOp: _erf,
+    ge.SqrtOp: np.sqrt,
+    ge.RsqrtOp: lambda x: 1.0 / np.sqrt(x),
+    ge.NegOp: np.negative,
+    ge.ReciprocalOp: lambda x: 1.0 / x,
+    ge.SinOp: np.sin,
+    ge.CosOp: np.cos,
+}
+"""The math functions of one operand, on float64 logical arrays."""
+
+_MATH_BINARY: dict[type[Operation], Any] = {
+    ge.DivOp: np.true_divide,
+    ge.MaximumOp: np.maximum,
+    ge.MinimumOp: np.minimum,
+    ge.PowOp: np.power,
+}
+"""The math functions of two operands (numpy broadcasting), on float64 or int32 arrays."""
+
+
+def _math(op: Operation, args: tuple[Any, ...]) -> tuple[np.ndarray]:
+    """A math op's result: IEEE semantics (log(0) = -inf, sqrt(-1) = NaN, 1/0 = inf), so
+    numpy's warnings for them are silenced."""
+    values = [_wide(v) for v in _operands(op, args)]
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        if isinstance(op, ge.GeluOp):
+            out = _gelu(values[0], op.approximate.data)
+        elif len(values) == 1:
+            out = _MATH_UNARY[type(op)](values[0])
+        else:
+            out = _MATH_BINARY[type(op)](*values)
+        return (_result(op, out),)
+
+
+_COMPARE: dict[type[Operation], Any] = {
+    ge.EqualOp: np.equal,
+    ge.NotEqualOp: np.not_equal,
+    ge.LessOp: np.less,
+    ge.LessEqualOp: np.less_equal,
+    ge.GreaterOp: np.greater,
+    ge.GreaterEqualOp: np.greater_equal,
+}
+"""The comparisons, written out here (independent of the ops' `COMPARISON` names)."""
+
+
+def _compare(op: Operation, args: tuple[Any, ...]) -> tuple[np.ndarray]:
+    """A comparison's i1 result on the exact operand values (IEEE: NaN compares unequal)."""
+    a, b = _operands(op, args)
+    with np.errstate(invalid="ignore"):
+        return (_result(op, _COMPARE[type(op)](a, b)),)
+
+
+def _gather(op: ge.GatherOp, x: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """ONNX Gather by advanced indexing along `axis`; an index outside [-n, n) is the
+    op's located error (ONNX leaves it undefined; the graph cannot compute a result)."""
+    axis = op.axis.value.data
+    size = x.shape[axis]
+    wide = indices.astype(np.int64)
+    bad = np.argwhere((wide < -size) | (wide >= size))
+    if len(bad):
+        where = [int(i) for i in bad[0]]
+        raise op_error(
+            op,
+            f"indices hold {int(wide[tuple(where)])} at {where}, out of range for axis "
+            f"{axis} of size {size} (an index must lie in [{-size}, {size}))",
+        )
+    return x[(slice(None),) * axis + (np.where(wide < 0, wide + size, wide),)]
+
+
+def _slice(op: ge.SliceOp, x: np.ndarray) -> np.ndarray:
+    """ONNX Slice: the clamped positions start:end:step of each sliced axis, taken one axis
+    at a time."""
+    for start, end, axis, step in zip(
+        op.starts.get_values(),
+        op.ends.get_values(),
+        op.axes.get_values(),
+        op.steps.get_values(),
+        strict=True,
+    ):
+        size = x.shape[axis]
+        start = min(max(start + size if start < 0 else start, 0), size)
+        end = min(max(end + size if end < 0 else end, 0), size)
+        x = np.take(x, np.arange(start, end, step, dtype=np.int64), axis=axis)
+    return x
+
+
 def _f32(value: float) -> float:
     """An f32 attribute's value as the f32 number it denotes."""
     return float(np.float32(value))
+
+
+_REDUCTIONS: dict[type[Operation], Any] = {
+    ge.ReduceSumOp: np.sum,
+    ge.ReduceMeanOp: np.mean,
+    ge.ReduceMaxOp: np.max,
+    ge.ReduceMinOp: np.min,
+}
+"""The numpy function of each `ge.reduce_*` op (on float64 or int32 values)."""
+
+
+def _reduce(op: ge.ReduceOp, args: tuple[Any, ...]) -> tuple[np.ndarray]:
+    """A `ge.reduce_*` op's result over its axes (empty: all), in float64 or int32."""
+    (x,) = (_wide(v) for v in _operands(op, args))
+    f = _REDUCTIONS[type(op)]
+    return (_result(op, f(x, axis=op.reduced_axes(), keepdims=op.keepdims is not None)),)
 
 
 @register_impls
@@ -265,6 +382,110 @@ class GeFunctions(InterpreterFunctions):
         a, b = (_wide(v) for v in _operands(op, args))
         return (_result(op, a * b),)
 
+    @impl(ge.ExpOp)
+    def run_exp(self, interp: Interpreter, op: ge.ExpOp, args: tuple[Any, ...]):
+        return _math(op, args)
+
+    @impl(ge.LogOp)
+    def run_log(self, interp: Interpreter, op: ge.LogOp, args: tuple[Any, ...]):
+        return _math(op, args)
+
+    @impl(ge.TanhOp)
+    def run_tanh(self, interp: Interpreter, op: ge.TanhOp, args: tuple[Any, ...]):
+        return _math(op, args)
+
+    @impl(ge.ErfOp)
+    def run_erf(self, interp: Interpreter, op: ge.ErfOp, args: tuple[Any, ...]):
+        return _math(op, args)
+
+    @impl(ge.SqrtOp)
+    def run_sqrt(self, interp: Interpreter, op: ge.SqrtOp, args: tuple[Any, ...]):
+        return _math(op, args)
+
+    @impl(ge.RsqrtOp)
+    def run_rsqrt(self, interp: Interpreter, op: ge.RsqrtOp, args: tuple[Any, ...]):
+        return _math(op, args)
+
+    @impl(ge.NegOp)
+    def run_neg(self, interp: Interpreter, op: ge.NegOp, args: tuple[Any, ...]):
+        return _math(op, args)
+
+    @impl(ge.ReciprocalOp)
+    def run_reciprocal(self, interp: Interpreter, op: ge.ReciprocalOp, args: tuple[Any, ...]):
+        return _math(op, args)
+
+    @impl(ge.GeluOp)
+    def run_gelu(self, interp: Interpreter, op: ge.GeluOp, args: tuple[Any, ...]):
+        return _math(op, args)
+
+    @impl(ge.DivOp)
+    def run_div(self, interp: Interpreter, op: ge.DivOp, args: tuple[Any, ...]):
+        return _math(op, args)
+
+    @impl(ge.MaximumOp)
+    def run_maximum(self, interp: Interpreter, op: ge.MaximumOp, args: tuple[Any, ...]):
+        return _math(op, args)
+
+    @impl(ge.MinimumOp)
+    def run_minimum(self, interp: Interpreter, op: ge.MinimumOp, args: tuple[Any, ...]):
+        return _math(op, args)
+
+    @impl(ge.PowOp)
+    def run_pow(self, interp: Interpreter, op: ge.PowOp, args: tuple[Any, ...]):
+        return _math(op, args)
+
+    @impl(ge.SinOp)
+    def run_sin(self, interp: Interpreter, op: ge.SinOp, args: tuple[Any, ...]):
+        return _math(op, args)
+
+    @impl(ge.CosOp)
+    def run_cos(self, interp: Interpreter, op: ge.CosOp, args: tuple[Any, ...]):
+        return _math(op, args)
+
+    @impl(ge.EqualOp)
+    def run_equal(self, interp: Interpreter, op: ge.EqualOp, args: tuple[Any, ...]):
+        return _compare(op, args)
+
+    @impl(ge.NotEqualOp)
+    def run_not_equal(self, interp: Interpreter, op: ge.NotEqualOp, args: tuple[Any, ...]):
+        return _compare(op, args)
+
+    @impl(ge.LessOp)
+    def run_less(self, interp: Interpreter, op: ge.LessOp, args: tuple[Any, ...]):
+        return _compare(op, args)
+
+    @impl(ge.LessEqualOp)
+    def run_less_equal(self, interp: Interpreter, op: ge.LessEqualOp, args: tuple[Any, ...]):
+        return _compare(op, args)
+
+    @impl(ge.GreaterOp)
+    def run_greater(self, interp: Interpreter, op: ge.GreaterOp, args: tuple[Any, ...]):
+        return _compare(op, args)
+
+    @impl(ge.GreaterEqualOp)
+    def run_greater_equal(self, interp: Interpreter, op: ge.GreaterEqualOp, args: tuple[Any, ...]):
+        return _compare(op, args)
+
+    @impl(ge.LogicalNotOp)
+    def run_logical_not(self, interp: Interpreter, op: ge.LogicalNotOp, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        return (_result(op, ~x.astype(bool)),)
+
+    @impl(ge.LogicalAndOp)
+    def run_logical_and(self, interp: Interpreter, op: ge.LogicalAndOp, args: tuple[Any, ...]):
+        a, b = (v.astype(bool) for v in _operands(op, args))
+        return (_result(op, a & b),)
+
+    @impl(ge.LogicalOrOp)
+    def run_logical_or(self, interp: Interpreter, op: ge.LogicalOrOp, args: tuple[Any, ...]):
+        a, b = (v.astype(bool) for v in _operands(op, args))
+        return (_result(op, a | b),)
+
+    @impl(ge.WhereOp)
+    def run_where(self, interp: Interpreter, op: ge.WhereOp, args: tuple[Any, ...]):
+        c, a, b = _operands(op, args)
+        return (_result(op, np.where(c.astype(bool), a, b)),)
+
     @impl(ge.TransDataOp)
     def run_trans_data(self, interp: Interpreter, op: ge.TransDataOp, args: tuple[Any, ...]):
         (x,) = _operands(op, args)
@@ -323,12 +544,65 @@ class GeFunctions(InterpreterFunctions):
         (x,) = _operands(op, args)
         return (_result(op, np.transpose(x, op.perm.get_values())),)
 
+    @impl(ge.GatherOp)
+    def run_gather(self, interp: Interpreter, op: ge.GatherOp, args: tuple[Any, ...]):
+        x, indices = _operands(op, args)
+        return (_result(op, _gather(op, x, indices)),)
+
+    @impl(ge.SliceOp)
+    def run_slice(self, interp: Interpreter, op: ge.SliceOp, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        return (_result(op, _slice(op, x)),)
+
+    @impl(ge.ExpandOp)
+    def run_expand(self, interp: Interpreter, op: ge.ExpandOp, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        return (_result(op, np.broadcast_to(x, tuple(op.output.type.get_shape()))),)
+
     @impl(ge.SoftmaxOp)
     def run_softmax(self, interp: Interpreter, op: ge.SoftmaxOp, args: tuple[Any, ...]):
         (x,) = (_wide(v) for v in _operands(op, args))
         axis = op.axis.value.data
         e = np.exp(x - x.max(axis=axis, keepdims=True))
         return (_result(op, e / e.sum(axis=axis, keepdims=True)),)
+
+    @impl(ge.ReduceSumOp)
+    def run_reduce_sum(self, interp: Interpreter, op: ge.ReduceSumOp, args: tuple[Any, ...]):
+        return _reduce(op, args)
+
+    @impl(ge.ReduceMeanOp)
+    def run_reduce_mean(self, interp: Interpreter, op: ge.ReduceMeanOp, args: tuple[Any, ...]):
+        return _reduce(op, args)
+
+    @impl(ge.ReduceMaxOp)
+    def run_reduce_max(self, interp: Interpreter, op: ge.ReduceMaxOp, args: tuple[Any, ...]):
+        return _reduce(op, args)
+
+    @impl(ge.ReduceMinOp)
+    def run_reduce_min(self, interp: Interpreter, op: ge.ReduceMinOp, args: tuple[Any, ...]):
+        return _reduce(op, args)
+
+    @impl(ge.LayerNormOp)
+    def run_layer_norm(self, interp: Interpreter, op: ge.LayerNormOp, args: tuple[Any, ...]):
+        # float64 and np.var: independent of the kernel's two-pass fp32 statistics.
+        x, *params = (_wide(v) for v in _operands(op, args))
+        axes = tuple(range(op.axis.value.data, x.ndim))
+        eps = _f32(op.epsilon.value.data)
+        y = (x - x.mean(axis=axes, keepdims=True)) / np.sqrt(
+            np.var(x, axis=axes, keepdims=True) + eps
+        )
+        if op.weight is not None:
+            y = y * params.pop(0)
+        if op.bias is not None:
+            y = y + params.pop(0)
+        return (_result(op, y),)
+
+    @impl(ge.RmsNormOp)
+    def run_rms_norm(self, interp: Interpreter, op: ge.RmsNormOp, args: tuple[Any, ...]):
+        x, w = (_wide(v) for v in _operands(op, args))
+        axes = tuple(range(op.axis.value.data, x.ndim))
+        rms = np.sqrt(np.mean(np.square(x), axis=axes, keepdims=True) + _f32(op.epsilon.value.data))
+        return (_result(op, x / rms * w),)
 
     @impl(ge.IdentityOp)
     def run_identity(self, interp: Interpreter, op: ge.IdentityOp, args: tuple[Any, ...]):

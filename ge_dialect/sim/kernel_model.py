@@ -10,25 +10,47 @@ the op type beyond the shape of its work.
 **Cube kernels** (conv2d, fused_conv2d, matmul) are GEMMs on 16x16x16 fractals:
 `M = N*Ho*Wo` (or matmul's rows), `K = C_in*KH*KW` and `N = C_out`, each padded to the
 fractal (the input channels to C0 first, per group tile of a grouped FRACTAL_Z, so a 7x7 stem
-on 3 channels pays for 16).  Each core computes output tiles of `mt x nt` that fit twice
-(double-buffered) in L0C as fp32 accumulators, K streamed in steps of `kt` that fit twice in
-L0A/L0B.  A kernel launches one block per core (at most one per tile), each block running
+on 3 channels pays for 16; a matmul's M = 1, a decode GEMV, pays for 16 rows: the cube is
+1/16 used and the kernel is bound by reading B).  Each core computes output tiles of
+`mt x nt` that fit twice (double-buffered) in L0C as fp32 accumulators (at most 176 x 176
+on 256 KiB), K streamed in steps of `kt` that fit twice in L0A/L0B and accumulated in L0C.
+A kernel launches one block per core (at most one per tile), each block running
 `ceil(tiles / blocks)` tiles (the slowest block ends the kernel: the tail of the last
-"wave" of tiles).  Per tile:
+"wave" of tiles, a whole extra tile's time for a tile count one over a multiple of the
+cores).  A conv keeps the largest tiles, split evenly; a matmul's tiler balances them over
+the cores (`_balanced_split`): among the even splits of M and N no coarser than those and
+needing no more waves, the one with the shortest estimate (slowest block, HBM traffic), so
+a GEMV's N is spread over all the cores and a nearly empty last wave is evened out with
+smaller tiles.  Per tile:
 
 - cube cycles `(mt/16) (nt/16) (K/16)`, scaled by the dtype's MACs per cycle;
-- L1 -> L0 traffic (MTE1): the A tile `mt x K` (for a conv, the im2col expansion the load3d
-  makes, every input element KH*KW times) and the B tile `K x nt`, at the profile's MTE1
-  bytes per cycle; the cube and MTE1 overlap (double buffering), so the tile takes the
-  larger, plus a sync cost per K step;
+- L1 -> L0 traffic (MTE1): the A tile `mt x K` and the B tile `K x nt`.  A conv's A goes
+  through load3d, the im2col expansion (every input element KH*KW times), at the profile's
+  calibrated MTE1 bytes per cycle; a matmul's operands are already fractals in L1 and
+  load2d copies them at one fractal (16 x 16 fp16, 512 bytes) per cycle, the rate at which
+  the cube consumes a fractal (a modelling assumption; no public figure);  the cube and MTE1
+  overlap (double buffering), so the tile takes the larger, plus a sync per K step;
 - the epilogue on the vector unit: every accumulator converted (and bias, residual,
-  activation applied) at the vector width for fp32;
-- HBM traffic (MTE2, the part the time model turns into time with the block's bandwidth
-  share): the input region of the tile (for a conv, the input rows and columns its output
-  pixels' windows touch, halo included, gaps of a strided 1x1 skipped; for a matmul the
-  `mt x K` rows), the weights of the tile's column
-  once per block when they fit in half of L1 (else once per tile), the output (and the
-  residual) once.
+  activation applied) at the vector width for fp32.
+
+HBM traffic (MTE2, the part the time model turns into time with the block's bandwidth
+share, at most a core's bandwidth, the sustained bandwidth shared):
+
+- a conv: the input region of the tile (the input rows and columns its output pixels'
+  windows touch, halo included, gaps of a strided 1x1 skipped), the weights of the tile's
+  column once per block when they fit in half of L1 (else once per tile), the output (and
+  the residual) once;
+- a matmul: the blocks of a wave (up to 32) work on a rectangle of `rm x rn` tiles and
+  share its A rows and B columns through L2 (they stream K in step), so HBM sees A once
+  per band of `rn` N-tile columns and B once per band of `rm` M-tile rows; an operand that
+  fits in half of L2 (16 MiB) is read once; the rectangle is the one moving the fewest
+  bytes (the tiling order a real kernel picks: 4 x 8 for a square GEMM).  The output is
+  written once.  Each block's share is the kernel's traffic over its tiles.  A block also
+  loads every tile's A and B bands into L1 (from L2) at a core's global-memory bandwidth,
+  walking its tiles along N with its A band kept in L1 when that fits in half of L1, or
+  along M keeping its B band, whichever loads less; the block takes at least that long.
+  Without the L2 sharing, a 4096^3 fp16 GEMM would move 1.6 GB through HBM (2.9 MB per
+  176 x 176 tile) and run at 16% of peak; with it, 0.34 GB and 79%.
 
 **Vector kernels** (elementwise, normalisation, pooling, data movement, copies) stream
 their bytes through the unified buffer in chunks that fit twice in UB: `ops` vector
@@ -44,6 +66,7 @@ launch pays `launch_overhead` once (the time model adds it).
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -55,6 +78,7 @@ from ge_dialect.utils.task_order import COPY, LAUNCH
 
 CUBE_KERNELS = ("conv2d", "fused_conv2d", "matmul")
 COMM_KERNELS = ("hcom_all_reduce", "hcom_all_gather")
+_ACC = 4  # bytes of an L0C accumulator (fp32)
 
 
 @dataclass(frozen=True)
@@ -112,6 +136,7 @@ class Gemm:
     dtype: str
     epilogue_ops: int
     residual: bool = False
+    matmul: bool = False  # A and B both operands in ND (load2d, L2-shared bands)
 
 
 def _touched(outputs: float, stride: int, window: int) -> float:
@@ -180,19 +205,61 @@ def _matmul_gemm(task: Task, profile: DeviceProfile) -> Gemm:
         _ceil_to(k, f) * itemsize,
         dtypes.name_of(a.dtype),
         ops,
+        matmul=True,
     )
 
 
-def cube_time(g: Gemm, profile: DeviceProfile, flops: int) -> KernelTime:
+@functools.lru_cache(maxsize=4096)
+def _balanced_split(g: Gemm, profile: DeviceProfile, mt: int, nt: int) -> tuple[int, int]:
+    """The matmul tiles a real tiler would pick, no larger than `mt x nt` (the largest
+    that fit twice in L0C): among the even splits of M and N into fractal multiples that
+    need no more waves than `mt x nt` (`ceil(tiles / cores)`, at least one), the one with
+    the shortest estimate: the longer of its slowest block and its HBM traffic
+    (`_operand_reads`) at the sustained bandwidth.  A block runs `ceil(tiles / cores)`
+    tiles, each taking per K fractal the larger of its cube cycles `(mt/16)(nt/16)` and
+    its loads into L1, `mt + nt` rows of 32 bytes at a core's global-memory bytes per
+    cycle (MTE2: smaller tiles reload A and B more often).  So a matmul with fewer tiles
+    than cores splits them further (a GEMV's N over all the cores) and a last wave that
+    would be partly empty is evened out when that is not dearer in HBM traffic.  Ties (an
+    HBM-bound kernel) go to the shortest block, then to fewer tiles."""
     f = profile.fractal
-    acc = 4  # fp32 accumulators in L0C
-    # the largest tiles that fit twice in L0C, split evenly (no column or row of padding
-    # beyond the fractal's)
-    nt_max = _floor_to(math.sqrt(profile.l0c_bytes / (2 * acc)), f)
+    m = _ceil_to(g.m, f)
+    cores = profile.cube_cores
+    per_cycle = profile.core_bandwidth / profile.clock_hz
+    hbm_per_cycle = profile.sustained_bandwidth / profile.clock_hz
+    first_m, first_n = -(-m // mt), -(-g.n // nt)
+    waves = -(-g.batch * first_m * first_n // cores)
+    best: tuple[float, float, int, int, int] | None = None
+    for count_m in range(first_m, min(m // f, first_m + cores) + 1):
+        for count_n in range(first_n, min(g.n // f, first_n + cores) + 1):
+            tm, tn = _ceil_to(-(-m // count_m), f), _ceil_to(-(-g.n // count_n), f)
+            tiles = g.batch * -(-m // tm) * -(-g.n // tn)
+            if tiles > waves * cores:
+                break
+            tile = max(tm * tn / f**2, (tm + tn) * f * g.in_itemsize / per_cycle) * g.k / f
+            grid = (-(-m // tm), -(-g.n // tn))
+            ra, rb = _operand_reads(g, profile, *grid, min(tiles, cores))
+            hbm = g.batch * (ra * m + rb * g.n) * g.k * g.in_itemsize / hbm_per_cycle
+            block = -(-tiles // cores) * tile
+            key = (max(block, hbm), block, tiles, tm, tn)
+            if best is None or key < best:
+                best = key
+    return (best[3], best[4]) if best is not None else (mt, nt)
+
+
+def _tile_shape(g: Gemm, profile: DeviceProfile) -> tuple[int, int, int]:
+    """The output tile `mt x nt` and the K step `kt`: the largest tiles that fit twice in
+    L0C (fp32 accumulators), split evenly (no padding beyond the fractal's); a matmul has
+    its tiles balanced over the cores (`_balanced_split`: a GEMV's N over all the cores).
+    `kt` fits twice in L0A and L0B."""
+    f = profile.fractal
+    nt_max = _floor_to(math.sqrt(profile.l0c_bytes / (2 * _ACC)), f)
     nt = _ceil_to(-(-g.n // -(-g.n // nt_max)), f)
-    mt_max = _floor_to(profile.l0c_bytes / (2 * acc * nt), f)
+    mt_max = _floor_to(profile.l0c_bytes / (2 * _ACC * nt), f)
     m = _ceil_to(g.m, f)
     mt = _ceil_to(-(-m // -(-m // mt_max)), f)
+    if g.matmul:
+        mt, nt = _balanced_split(g, profile, mt, nt)
     kt = _floor_to(
         min(
             profile.l0a_bytes / (2 * mt * g.in_itemsize),
@@ -200,29 +267,92 @@ def cube_time(g: Gemm, profile: DeviceProfile, flops: int) -> KernelTime:
         ),
         f,
     )
-    kt = min(kt, g.k)
-    tiles_m, tiles_n = -(-m // mt), -(-g.n // nt)
+    return mt, nt, min(kt, g.k)
+
+
+def _tile_cycles(g: Gemm, profile: DeviceProfile, mt: int, nt: int, kt: int) -> float:
+    """Cycles of one output tile on a core: the cube or the L1 -> L0 loads (MTE1, they
+    overlap), a sync per K step, the vector epilogue."""
+    f = profile.fractal
+    cube = (mt // f) * (nt // f) * (g.k // f) * (f**3 / profile.cube_macs(g.dtype))
+    # load2d moves whole fractals, one per cycle; load3d (a conv's im2col) is slower
+    mte1_rate = f * f * 2 if g.matmul else profile.mte1_bytes_per_cycle
+    mte1 = (mt * g.k + g.k * nt) * g.in_itemsize / mte1_rate
+    steps = -(-g.k // kt)
+    epilogue = mt * nt * g.epilogue_ops / _vector_lanes(profile, _ACC)
+    return max(cube, mte1) + steps * profile.kstep_cycles + epilogue
+
+
+def _operand_reads(
+    g: Gemm, profile: DeviceProfile, tiles_m: int, tiles_n: int, blocks: int
+) -> tuple[int, int]:
+    """How many times a matmul reads A and B from HBM.  The blocks of a wave work on a
+    rectangle of `rm x rn` tiles and share their operand bands through L2 (the cores
+    stream K in step), so the kernel reads A once per band of `rn` N-tile columns and B
+    once per band of `rm` M-tile rows; an operand that fits in half of L2 is read once.
+    The rectangle (`rm` a power of two, or all the M tiles) is the one that moves the
+    fewest bytes."""
+    a_bytes, b_bytes = g.m * g.k, g.k * g.n
+    a_fits = a_bytes * g.in_itemsize <= profile.l2_bytes / 2
+    b_fits = b_bytes * g.in_itemsize <= profile.l2_bytes / 2
+    best: tuple[int, int, int] | None = None
+    rows = sorted({min(tiles_m, blocks, 1 << i) for i in range(blocks.bit_length())})
+    for rm in rows:
+        rn = max(1, min(tiles_n, blocks // rm))
+        ra = 1 if a_fits else -(-tiles_n // rn)
+        rb = 1 if b_fits else -(-tiles_m // rm)
+        cost = ra * a_bytes + rb * b_bytes
+        if best is None or cost < best[0]:
+            best = (cost, ra, rb)
+    assert best is not None
+    return best[1], best[2]
+
+
+def _core_loads(
+    profile: DeviceProfile, pieces: int, bands: tuple[int, int], grid: tuple[int, int]
+) -> float:
+    """Bytes a matmul block of `pieces` tiles loads into L1 (MTE2, from L2 or HBM): it walks
+    its tiles along N keeping its A band in L1 (when the band fits in half of L1), or
+    along M keeping its B band, whichever loads less."""
+    (a_band, b_band), (tiles_m, tiles_n) = bands, grid
+    half = profile.l1_bytes / 2
+    along_n = pieces * b_band + (-(-pieces // tiles_n) if a_band <= half else pieces) * a_band
+    along_m = pieces * a_band + (-(-pieces // tiles_m) if b_band <= half else pieces) * b_band
+    return min(along_n, along_m)
+
+
+def cube_time(g: Gemm, profile: DeviceProfile, flops: int) -> KernelTime:
+    """The blocks of a cube kernel (see the module docstring)."""
+    mt, nt, kt = _tile_shape(g, profile)
+    tiles_m, tiles_n = -(-_ceil_to(g.m, profile.fractal) // mt), -(-g.n // nt)
     tiles = g.batch * tiles_m * tiles_n
     blocks = min(tiles, profile.cube_cores)
     per_block = -(-tiles // blocks)
-    macs = profile.cube_macs(g.dtype)
-    cube = (mt // f) * (nt // f) * (g.k // f) * (f**3 / macs)
-    mte1 = (mt * g.k + g.k * nt) * g.in_itemsize / profile.mte1_bytes_per_cycle
-    steps = -(-g.k // kt)
-    epilogue = mt * nt * g.epilogue_ops / _vector_lanes(profile, acc)
-    tile_cycles = max(cube, mte1) + steps * profile.kstep_cycles + epilogue
-    # HBM: the input rows of each tile, the weight column (once per block when it fits in
-    # half of L1), the output (and the residual) once
+    tile_cycles = _tile_cycles(g, profile, mt, nt, kt)
     b_tile = g.k * nt * g.in_itemsize
     out = mt * nt * g.out_itemsize * (2 if g.residual else 1)
+    if g.matmul:
+        ra, rb = _operand_reads(g, profile, tiles_m, tiles_n, min(blocks, tiles_m * tiles_n))
+        per_tile = (ra * g.m * g.k * g.in_itemsize + rb * g.k * g.n * g.in_itemsize) / (
+            tiles_m * tiles_n
+        ) + out
+        bands = (mt * g.k * g.in_itemsize, b_tile)
+        core_bytes_per_cycle = profile.core_bandwidth / profile.clock_hz
 
     def block(pieces: int) -> tuple[float, float]:
         """(compute seconds, HBM bytes) of a block running `pieces` tiles."""
+        cycles = pieces * tile_cycles
+        if g.matmul:
+            loads = _core_loads(profile, pieces, bands, (tiles_m, tiles_n))
+            cycles = max(cycles, loads / core_bytes_per_cycle)
+            return cycles / profile.clock_hz, pieces * per_tile
+        # a conv: the input rows of each tile, the weight column (once per block when it
+        # fits in half of L1), the output (and the residual) once
         b_loads = (
             pieces if b_tile > profile.l1_bytes / 2 else min(pieces, 1 + pieces // max(1, tiles_m))
         )
         hbm = pieces * (mt * g.a_row_bytes + out) + b_loads * b_tile
-        return pieces * tile_cycles / profile.clock_hz, hbm
+        return cycles / profile.clock_hz, hbm
 
     compute, hbm = block(per_block)
     short = blocks * per_block - tiles
@@ -270,7 +400,21 @@ def vector_time(task: Task, profile: DeviceProfile) -> KernelTime:
     )
 
 
-_MOVES = ("trans_data", "concat", "reshape", "flatten", "transpose", "identity", "copy", "max_pool")
+_MOVES = (
+    "trans_data",
+    "concat",
+    "reshape",
+    "flatten",
+    "transpose",
+    "identity",
+    "copy",
+    "max_pool",
+    "gather",
+    "slice",
+    "expand",
+)
+"""Kernels that move elements without arithmetic: they run at the lanes of their own dtype
+(an fp16 move is not upcast)."""
 
 
 def comm_time(task: Task, profile: DeviceProfile) -> KernelTime:

@@ -42,6 +42,20 @@ Formats (``fmt`` strings):
 
     and every other entry is 0.  With groups == 1 this reduces to the plain
     map above (e_mult = 1, g_dim = 1).
+
+``FRACTAL_NZ``  cube matmul operands, any rank >= 2: (..., M, N) -> (..., N1, M1, M0, N0)
+    M0 = 16, N0 = C0, M1 = ceil(M / M0), N1 = ceil(N / N0); leading (batch) dims stay::
+
+        NZ[..., n1, m1, m0, n0] = A[..., m1*M0 + m0, n1*N0 + n0]   (0 when m >= M or n >= N)
+
+    The matrix is cut into M0 x N0 fractals stored column of fractals by column of
+    fractals ("big N"), each fractal row-major ("small z").  N0 is the C0 of the dtype,
+    as in GE's ``TransShapeToFracNz`` (w0 = ``GetCubeSizeByDataType``, h0 = 16): 16x16
+    fractals for fp16 and for fp32 by default, 16x32 for 1-byte dtypes.  A fractal row
+    is then 32 bytes for fp16 and int8 but 64 bytes for fp32; the cube itself reads fp32
+    fractals as 16x8 (32-byte rows), which newer CANN writes as a C0 carried by the
+    format: here ``c0 = 8``, exactly as FRACTAL_Z takes an explicit C0 for its input
+    channels while its other fractal edge (N0 there, M0 here) stays 16.
 """
 
 import functools
@@ -51,8 +65,9 @@ from collections.abc import Sequence
 import numpy as np
 
 N0 = 16  # FRACTAL_Z output-channel block (kCubeSize), independent of dtype
+M0 = 16  # FRACTAL_NZ row block (kCubeSize), independent of dtype; its column block is C0
 
-FORMATS = ("ND", "NCHW", "NHWC", "NC1HWC0", "FRACTAL_Z")
+FORMATS = ("ND", "NCHW", "NHWC", "NC1HWC0", "FRACTAL_Z", "FRACTAL_NZ")
 
 
 # ----------------------------------------------------------------------------
@@ -146,6 +161,22 @@ def fractal_z_shape(shape: Sequence[int], c0: int, groups: int = 1) -> tuple[int
     return (g_dim * c1 * h * w, n1, N0, int(c0))
 
 
+def _check_matrix_shape(shape: Sequence[int], what: str) -> tuple[int, ...]:
+    shape = tuple(int(d) for d in shape)
+    if len(shape) < 2:
+        raise ValueError(f"{what} expects a shape of rank >= 2, got {shape}")
+    if any(d < 0 for d in shape):
+        raise ValueError(f"{what}: negative dimension in {shape}")
+    return shape
+
+
+def fractal_nz_shape(shape: Sequence[int], c0: int) -> tuple[int, ...]:
+    """(..., M, N) logical shape -> (..., ceil(N/c0), ceil(M/16), 16, c0)."""
+    *batch, m, n = _check_matrix_shape(shape, "FRACTAL_NZ")
+    c0 = _check_c0(c0)
+    return (*batch, ceil_div(n, c0), ceil_div(m, M0), M0, c0)
+
+
 def nhwc_shape(shape: Sequence[int]) -> tuple[int, ...]:
     """NCHW logical shape -> (N, H, W, C)."""
     n, c, h, w = _check_shape(shape, 4, "NHWC")
@@ -227,6 +258,68 @@ def fractal_z_to_oihw(a: np.ndarray, shape: Sequence[int], c0: int, groups: int 
     return out
 
 
+def fractal_nz_to_padded(a: np.ndarray) -> np.ndarray:
+    """FRACTAL_NZ array (..., N1, M1, M0, N0) -> the zero padded matrix (..., M1*M0, N1*N0)
+    its fractals tile, padding lanes included (what the cube multiplies)."""
+    a = np.asarray(a)
+    if a.ndim < 4:
+        raise ValueError(f"FRACTAL_NZ array must have rank >= 4, got shape {tuple(a.shape)}")
+    *batch, n1, m1, m0, n0 = a.shape
+    k = len(batch)
+    full = a.transpose(*range(k), k + 1, k + 2, k, k + 3)
+    return np.ascontiguousarray(full.reshape(*batch, m1 * m0, n1 * n0))
+
+
+def padded_to_fractal_nz(p: np.ndarray, c0: int) -> np.ndarray:
+    """A padded matrix (..., M1*16, N1*C0) -> its FRACTAL_NZ fractals (..., N1, M1, 16, C0):
+    the inverse of :func:`fractal_nz_to_padded`."""
+    p = np.asarray(p)
+    c0 = _check_c0(c0)
+    *batch, rows, cols = _check_matrix_shape(p.shape, "padded -> FRACTAL_NZ")
+    if rows % M0 or cols % c0:
+        raise ValueError(
+            f"padded -> FRACTAL_NZ: matrix {rows}x{cols} is not a whole number of "
+            f"{M0}x{c0} fractals"
+        )
+    k = len(batch)
+    out = p.reshape(*batch, rows // M0, M0, cols // c0, c0)
+    return np.ascontiguousarray(out.transpose(*range(k), k + 2, k, k + 1, k + 3))
+
+
+def nd_to_fractal_nz(a: np.ndarray, c0: int) -> np.ndarray:
+    """``dst[..., n1, m1, m0, n0] = a[..., m1*16 + m0, n1*C0 + n0]``, zero padding.
+
+    Pads M to M1*16 and N to N1*C0, splits them into (M1, 16) and (N1, C0) and moves N1
+    in front of M1."""
+    a = np.asarray(a)
+    *batch, n1, m1, m0, c0 = fractal_nz_shape(a.shape, c0)
+    m, n = a.shape[-2:]
+    padded = np.zeros((*batch, m1 * m0, n1 * c0), dtype=a.dtype)
+    padded[..., :m, :n] = a
+    return padded_to_fractal_nz(padded, c0)
+
+
+def fractal_nz_to_nd(a: np.ndarray, shape: Sequence[int], c0: int) -> np.ndarray:
+    """Inverse of :func:`nd_to_fractal_nz`; ``shape`` is the logical (..., M, N) shape."""
+    a = np.asarray(a)
+    _check_array(a, fractal_nz_shape(shape, c0), "FRACTAL_NZ -> ND")
+    m, n = (int(d) for d in tuple(shape)[-2:])
+    return np.ascontiguousarray(fractal_nz_to_padded(a)[..., :m, :n])
+
+
+def zero_fractal_nz_padding(a: np.ndarray, shape: Sequence[int]) -> np.ndarray:
+    """Writes zero, in place, into the lanes of a FRACTAL_NZ array of logical ``shape``
+    that hold no element (rows m >= M of the last row of fractals, columns n >= N of the
+    last column of fractals); returns ``a``."""
+    m, n = (int(d) for d in tuple(shape)[-2:])
+    c0 = a.shape[-1]
+    if m % M0:
+        a[..., -1, m % M0 :, :] = 0
+    if n % c0:
+        a[..., -1, :, :, n % c0 :] = 0
+    return a
+
+
 # ----------------------------------------------------------------------------
 # dispatch
 # ----------------------------------------------------------------------------
@@ -257,7 +350,15 @@ def physical_dims(
         return nhwc_shape(shape)
     if f == "NC1HWC0":
         return nc1hwc0_shape(shape, c0)
+    if f == "FRACTAL_NZ":
+        return fractal_nz_shape(shape, c0)
     return fractal_z_shape(shape, c0, groups)
+
+
+def _contiguous(a: np.ndarray) -> np.ndarray:
+    """`a` C-contiguous, of its own shape (numpy's `ascontiguousarray` makes a rank-0 array
+    rank 1)."""
+    return np.ascontiguousarray(a).reshape(a.shape)
 
 
 def to_physical(a: np.ndarray, fmt: str, c0: int | None = None, groups: int = 1) -> np.ndarray:
@@ -267,7 +368,7 @@ def to_physical(a: np.ndarray, fmt: str, c0: int | None = None, groups: int = 1)
     if c0 is None:
         c0 = default_c0(a.dtype.itemsize)
     if f == "ND":
-        return np.ascontiguousarray(a)
+        return _contiguous(a)
     if f == "NCHW":
         _check_shape(a.shape, 4, "NCHW")
         return np.ascontiguousarray(a)
@@ -275,6 +376,8 @@ def to_physical(a: np.ndarray, fmt: str, c0: int | None = None, groups: int = 1)
         return nchw_to_nhwc(a)
     if f == "NC1HWC0":
         return nchw_to_nc1hwc0(a, c0)
+    if f == "FRACTAL_NZ":
+        return nd_to_fractal_nz(a, c0)
     return oihw_to_fractal_z(a, c0, groups)
 
 
@@ -292,9 +395,11 @@ def to_logical(
     expected = physical_dims(shape, f, c0, a.dtype.itemsize, groups)
     _check_array(a, expected, f"{f} -> logical")
     if f in ("ND", "NCHW"):
-        return np.ascontiguousarray(a)
+        return _contiguous(a)
     if f == "NHWC":
         return nhwc_to_nchw(a)
     if f == "NC1HWC0":
         return nc1hwc0_to_nchw(a, int(shape[1]))
+    if f == "FRACTAL_NZ":
+        return fractal_nz_to_nd(a, shape, c0)
     return fractal_z_to_oihw(a, shape, c0, groups)

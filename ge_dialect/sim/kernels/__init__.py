@@ -17,12 +17,17 @@ Numerics: floats narrower than fp32 upcast to fp32, compute, and round once; fp3
 fp32 (GEMMs included: numpy's fp16 matmul has no BLAS path); integer arithmetic is exact in
 int64 and saturates when stored (`ge.add`/`sub`/`mul` on i8/ui8); data movement is exact.
 One module per family: `conv` (im2col + one matmul per group tile), `elementwise`,
-`pooling`, `data_movement`, `matmul`, `reduction`, `collectives`; `base` holds what they
-share.
+`pooling`, `data_movement`, `indexing`, `matmul`, `reduction`, `collectives`,
+`comparison`; `base` holds what they share.
 
 The kernels here: conv2d, fused_conv2d, batch_norm; relu, relu6, leaky_relu, clip, sigmoid,
-silu, identity, cast; add, sub, mul; max_pool, avg_pool, global_avg_pool; concat,
-trans_data, reshape, flatten, transpose, copy; matmul, softmax; hcom_all_reduce,
+silu, identity, cast; exp, log, tanh, erf, sqrt, rsqrt, neg, reciprocal, gelu; add, sub, mul,
+div, maximum, minimum, pow; sin, cos; equal, not_equal, less, less_equal, greater,
+greater_equal, logical_not, logical_and, logical_or, where (`comparison`); max_pool,
+avg_pool, global_avg_pool; concat,
+trans_data, reshape, flatten, transpose, copy; gather, slice, expand (`indexing`);
+matmul; softmax, reduce_sum, reduce_mean, reduce_max, reduce_min, layer_norm, rms_norm
+(`reduction`); hcom_all_reduce,
 hcom_all_gather (one simulated device: `rank_size` identical ranks, so sum is
 rank_size * x, prod x ** rank_size, max/min x, all-gather rank_size copies along dim 0;
 with rank_size 1 both are the identity).
@@ -34,9 +39,11 @@ import numpy as np
 
 from ge_dialect.sim.kernels import (
     collectives,
+    comparison,
     conv,
     data_movement,
     elementwise,
+    indexing,
     matmul,
     pooling,
     reduction,
@@ -51,9 +58,11 @@ KERNELS: dict[str, Kernel] = {
     **elementwise.KERNELS,
     **pooling.KERNELS,
     **data_movement.KERNELS,
+    **indexing.KERNELS,
     **matmul.KERNELS,
     **reduction.KERNELS,
     **collectives.KERNELS,
+    **comparison.KERNELS,
 }
 """Kernel name (the `ge` op's name without "ge.") -> kernel(inputs, in_types, out_types,
 attrs)."""

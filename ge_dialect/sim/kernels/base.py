@@ -2,11 +2,13 @@
 that turn a computed array into the stored result of an operand.
 
 Kernels compute on STORED (physical) arrays: an NC1HWC0 operand of logical shape
-[N, C, H, W] is an array [N, C1, H, W, C0], a FRACTAL_Z weight its fractal storage, an
-NHWC operand [N, H, W, C], an ND/NCHW operand its logical array.  Floats narrower than
-fp32 are upcast to fp32, computed, and rounded once at the end; fp32 computes in fp32;
-integers compute in a wider integer type and saturate when stored.  Every NC1HWC0 result
-gets its padding lanes (channel c1*C0 + c0 >= C) written zero, whatever f(0) is.
+[N, C, H, W] is an array [N, C1, H, W, C0], a FRACTAL_Z weight its fractal storage, a
+FRACTAL_NZ matrix [..., M, N] its fractals [..., N1, M1, 16, C0], an NHWC operand
+[N, H, W, C], an ND/NCHW operand its logical array.  Floats narrower than fp32 are upcast
+to fp32, computed, and rounded once at the end; fp32 computes in fp32; integers compute in
+a wider integer type and saturate when stored.  Every NC1HWC0 and FRACTAL_NZ result gets
+its padding lanes (channel c1*C0 + c0 >= C; row >= M or column >= N) written zero,
+whatever f(0) is.
 
 The format maths are `ge_dialect.utils.layout`'s; nothing here re-derives an index map.
 
@@ -34,8 +36,8 @@ class Operand:
     """What a launch says about one operand of a kernel.
 
     `shape` is the LOGICAL shape (NCHW order for rank 4, OIHW for weights), `fmt` the storage
-    format ("ND", "NCHW", "NHWC", "NC1HWC0", "FRACTAL_Z"), `c0` the C0 actually used (never 0)
-    and `groups` the FRACTAL_Z groups.
+    format ("ND", "NCHW", "NHWC", "NC1HWC0", "FRACTAL_Z", "FRACTAL_NZ"), `c0` the C0 actually
+    used (never 0) and `groups` the FRACTAL_Z groups.
     """
 
     shape: tuple[int, ...]
@@ -158,7 +160,10 @@ def cast_to(a: np.ndarray, dtype: np.dtype) -> np.ndarray:
 
 
 def zero_padding_lanes(a: np.ndarray, t: Operand) -> np.ndarray:
-    """Writes zero into the padding lanes of an NC1HWC0 array (in place; returns it)."""
+    """Writes zero into the padding lanes of an NC1HWC0 or FRACTAL_NZ array (in place;
+    returns it)."""
+    if t.fmt == "FRACTAL_NZ":
+        return layout.zero_fractal_nz_padding(a, t.shape)
     if t.fmt == "NC1HWC0":
         c = t.shape[1]
         c0 = a.shape[-1]

@@ -51,11 +51,11 @@ def _concat_nc1hwc0_channels(inputs: Arrays, in_types: Types, yt: Operand) -> np
 def concat(inputs: Arrays, in_types: Types, out_types: Types, attrs: Attrs) -> Arrays:
     """Concatenation along logical `axis`: along its stored axis (NC1HWC0: N, C1, H, W keep
     their index), repacking the C0 lanes for a channel concat in NC1HWC0 whose offsets are
-    not C0-aligned."""
+    not C0-aligned.  Fractal formats (FRACTAL_Z, FRACTAL_NZ) go through logical arrays."""
     yt = out_types[0]
     axis = integer(attrs, "axis", 0)
     same = all((t.fmt, t.c0) == (yt.fmt, yt.c0) for t in in_types)
-    if not same or yt.fmt == "FRACTAL_Z":
+    if not same or yt.fmt in ("FRACTAL_Z", "FRACTAL_NZ"):
         parts = [logical(x, t) for x, t in zip(inputs, in_types, strict=True)]
         return [store(physical(np.concatenate(parts, axis=axis), yt), yt)]
     if yt.fmt == "NC1HWC0" and axis == 1:

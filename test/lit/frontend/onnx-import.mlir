@@ -21,6 +21,6 @@
 
 // UNBOUND: {{^}}{{.*}}.onnx: error: input 'x' has unbound dim 0 ('batch') in shape [batch, 3, 8, 8]; bind it with --input-shape x=<dims>, e.g. x=1x3x8x8{{$}}
 
-// REFUSED:      .bad.onnx: error: cannot import 3 nodes: 'tanh1' (Tanh: unsupported op)
+// REFUSED:      .bad.onnx: error: cannot import 3 nodes: 'atan1' (Atan: unsupported op)
 // REFUSED-SAME: 'dilated' (MaxPool: dilated pooling)
-// REFUSED-SAME: 'erf1' (Erf: unsupported op)
+// REFUSED-SAME: 'acos1' (Acos: unsupported op)

@@ -284,3 +284,29 @@ def test_output_names_are_unique():
     x = b.input("x", [4])
     module = b.build([x, x])  # the default names stay unique
     assert "{ge.name = \"x\"}, tensor<4xf32> {ge.name = \"x_1\"}" in str(module)
+
+
+def test_math_methods_build_verified_ops():
+    b = GraphBuilder()
+    x = b.input("x", [2, 3])
+    s = b.input("s", [3])
+    ys = [
+        getattr(b, name)(x)
+        for name in ("exp", "log", "tanh", "erf", "sqrt", "rsqrt", "neg", "reciprocal", "gelu")
+    ]
+    ys.append(b.gelu(x, approximate="tanh"))
+    ys += [getattr(b, name)(x, s) for name in ("div", "maximum", "minimum", "pow")]
+    module = b.build(ys)
+    names = [op.name for op in module.walk() if op.name.startswith("ge.")]
+    assert names == [
+        "ge.exp", "ge.log", "ge.tanh", "ge.erf", "ge.sqrt", "ge.rsqrt", "ge.neg",
+        "ge.reciprocal", "ge.gelu", "ge.gelu", "ge.div", "ge.maximum", "ge.minimum", "ge.pow",
+    ]  # fmt: skip
+    assert all(tuple(y.shape) == (2, 3) for y in ys)
+
+
+def test_gelu_refuses_an_unknown_approximation():
+    b = GraphBuilder()
+    with pytest.raises(GeError) as info:
+        b.gelu(b.input("x", [2]), approximate="fast")
+    assert str(info.value) == "error: gelu approximate must be 'none' or 'tanh', got 'fast'"

@@ -285,6 +285,42 @@ def test_unary_per_element(method, flops):
     assert cost(b, y) == OpCost(flops, 12, 12, "vector", 1)
 
 
+@pytest.mark.parametrize(
+    ("method", "flops"),
+    [
+        # 2x3 f16 = 6 elements; vector ops per element: neg 1, reciprocal / sqrt / rsqrt 2,
+        # exp / log 3, tanh 5, erf 8, gelu (erf form) 11.
+        ("neg", 6),
+        ("reciprocal", 12),
+        ("sqrt", 12),
+        ("rsqrt", 12),
+        ("exp", 18),
+        ("log", 18),
+        ("tanh", 30),
+        ("erf", 48),
+        ("gelu", 66),
+    ],
+)
+def test_math_unary_per_element(method, flops):
+    # 6 f16 elements = 12 bytes in and out.
+    b = GraphBuilder()
+    y = getattr(b, method)(b.input("x", [2, 3], "f16"))
+    assert cost(b, y) == OpCost(flops, 12, 12, "vector", 1)
+
+
+def test_gelu_tanh_form_and_math_binary():
+    # 5 f32 elements: gelu tanh form 10 per element (50); div 2 (10), maximum and minimum 1
+    # (5), pow 7 (35); a binary op reads 40 bytes and writes 20.
+    b = GraphBuilder()
+    x, z = b.input("x", [5]), b.input("z", [5])
+    g = b.gelu(x, approximate="tanh")
+    outs = [b.div(x, z), b.maximum(x, z), b.minimum(x, z), b.pow(x, z)]
+    b.build([g, *outs])
+    assert op_cost(producer(g)) == OpCost(50, 20, 20, "vector", 1)
+    costs = [op_cost(producer(t)) for t in outs]
+    assert costs == [OpCost(flops, 40, 20, "vector", 1) for flops in (10, 5, 5, 35)]
+
+
 def test_sub_and_mul():
     # 5 f32 elements: 5 FLOPs, 40 bytes in, 20 out.
     b = GraphBuilder()

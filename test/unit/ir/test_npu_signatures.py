@@ -104,6 +104,104 @@ OPS: dict[str, tuple[str, str, str]] = {
         f"-> tensor<1x4x2x2xf32, {NC1HWC0}>",
         f"tensor<1x4x2x2xf32, {NC1HWC0}>",
     ),
+    "exp": (
+        f"tensor<1x4x2x2xf32, {NC1HWC0}>",
+        f"ge.exp %0 : tensor<1x4x2x2xf32, {NC1HWC0}>",
+        f"tensor<1x4x2x2xf32, {NC1HWC0}>",
+    ),
+    "log": ("tensor<2x3xf32>", "ge.log %0 : tensor<2x3xf32>", "tensor<2x3xf32>"),
+    "tanh": ("tensor<2x3xf16>", "ge.tanh %0 : tensor<2x3xf16>", "tensor<2x3xf16>"),
+    "erf": ("tensor<2x3xf32>", "ge.erf %0 : tensor<2x3xf32>", "tensor<2x3xf32>"),
+    "sqrt": ("tensor<2x3xf32>", "ge.sqrt %0 : tensor<2x3xf32>", "tensor<2x3xf32>"),
+    "rsqrt": (
+        f"tensor<1x4x2x2xf16, {NC1HWC0}>",
+        f"ge.rsqrt %0 : tensor<1x4x2x2xf16, {NC1HWC0}>",
+        f"tensor<1x4x2x2xf16, {NC1HWC0}>",
+    ),
+    "neg": ("tensor<2x3xf32>", "ge.neg %0 : tensor<2x3xf32>", "tensor<2x3xf32>"),
+    "reciprocal": (
+        f"tensor<1x4x2x2xf32, {NC1HWC0}>",
+        f"ge.reciprocal %0 : tensor<1x4x2x2xf32, {NC1HWC0}>",
+        f"tensor<1x4x2x2xf32, {NC1HWC0}>",
+    ),
+    "gelu": (
+        "tensor<2x3xf32>",
+        'ge.gelu %0 approximate "tanh" : tensor<2x3xf32>',
+        "tensor<2x3xf32>",
+    ),
+    "sin": (
+        f"tensor<1x4x2x2xf16, {NC1HWC0}>",
+        f"ge.sin %0 : tensor<1x4x2x2xf16, {NC1HWC0}>",
+        f"tensor<1x4x2x2xf16, {NC1HWC0}>",
+    ),
+    "cos": ("tensor<2x3xf32>", "ge.cos %0 : tensor<2x3xf32>", "tensor<2x3xf32>"),
+    "equal": (
+        "tensor<2x3xi64>, tensor<3xi64>",
+        "ge.equal %0, %1 : (tensor<2x3xi64>, tensor<3xi64>) -> tensor<2x3xi1>",
+        "tensor<2x3xi1>",
+    ),
+    "not_equal": (
+        "tensor<2x3xf32>, tensor<f32>",
+        "ge.not_equal %0, %1 : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xi1>",
+        "tensor<2x3xi1>",
+    ),
+    "less": (
+        "tensor<2x3xf16>, tensor<2x3xf16>",
+        "ge.less %0, %1 : (tensor<2x3xf16>, tensor<2x3xf16>) -> tensor<2x3xi1>",
+        "tensor<2x3xi1>",
+    ),
+    "less_equal": (
+        "tensor<3x1xi32>, tensor<1x3xi32>",
+        "ge.less_equal %0, %1 : (tensor<3x1xi32>, tensor<1x3xi32>) -> tensor<3x3xi1>",
+        "tensor<3x3xi1>",
+    ),
+    "greater": (
+        "tensor<2x3xi8>, tensor<2x3xi8>",
+        "ge.greater %0, %1 : (tensor<2x3xi8>, tensor<2x3xi8>) -> tensor<2x3xi1>",
+        "tensor<2x3xi1>",
+    ),
+    "greater_equal": (
+        "tensor<2x3xi1>, tensor<2x3xi1>",
+        "ge.greater_equal %0, %1 : (tensor<2x3xi1>, tensor<2x3xi1>) -> tensor<2x3xi1>",
+        "tensor<2x3xi1>",
+    ),
+    "logical_not": ("tensor<2x3xi1>", "ge.logical_not %0 : tensor<2x3xi1>", "tensor<2x3xi1>"),
+    "logical_and": (
+        "tensor<2x3xi1>, tensor<3xi1>",
+        "ge.logical_and %0, %1 : (tensor<2x3xi1>, tensor<3xi1>) -> tensor<2x3xi1>",
+        "tensor<2x3xi1>",
+    ),
+    "logical_or": (
+        "tensor<2x3xi1>, tensor<2x3xi1>",
+        "ge.logical_or %0, %1 : (tensor<2x3xi1>, tensor<2x3xi1>) -> tensor<2x3xi1>",
+        "tensor<2x3xi1>",
+    ),
+    "where": (
+        "tensor<2x1xi1>, tensor<1x3xf32>, tensor<f32>",
+        "ge.where %0, %1, %2 : (tensor<2x1xi1>, tensor<1x3xf32>, tensor<f32>) -> tensor<2x3xf32>",
+        "tensor<2x3xf32>",
+    ),
+    "div": (
+        f"tensor<1x4x2x2xf32, {NC1HWC0}>, tensor<1x4x2x2xf32, {NC1HWC0}>",
+        f"ge.div %0, %1 : (tensor<1x4x2x2xf32, {NC1HWC0}>, tensor<1x4x2x2xf32, {NC1HWC0}>) "
+        f"-> tensor<1x4x2x2xf32, {NC1HWC0}>",
+        f"tensor<1x4x2x2xf32, {NC1HWC0}>",
+    ),
+    "maximum": (
+        "tensor<2x4xi8>, tensor<4xi8>",
+        "ge.maximum %0, %1 : (tensor<2x4xi8>, tensor<4xi8>) -> tensor<2x4xi8>",
+        "tensor<2x4xi8>",
+    ),
+    "minimum": (
+        "tensor<2x4xf16>, tensor<2x1xf16>",
+        "ge.minimum %0, %1 : (tensor<2x4xf16>, tensor<2x1xf16>) -> tensor<2x4xf16>",
+        "tensor<2x4xf16>",
+    ),
+    "pow": (
+        "tensor<2x4xf32>, tensor<f32>",
+        "ge.pow %0, %1 : (tensor<2x4xf32>, tensor<f32>) -> tensor<2x4xf32>",
+        "tensor<2x4xf32>",
+    ),
     "trans_data": (
         "tensor<1x17x2x2xf16>",
         f"ge.trans_data %0 : tensor<1x17x2x2xf16> -> tensor<1x17x2x2xf16, {NC1HWC0}>",
@@ -142,6 +240,37 @@ OPS: dict[str, tuple[str, str, str]] = {
         "tensor<2x8x32xf32>",
     ),
     "softmax": ("tensor<2x10xf32>", "ge.softmax %0 axis 1 : tensor<2x10xf32>", "tensor<2x10xf32>"),
+    "reduce_sum": (
+        "tensor<2x3x4xf16>",
+        "ge.reduce_sum %0 axes [0, 2] keepdims : tensor<2x3x4xf16> -> tensor<1x3x1xf16>",
+        "tensor<1x3x1xf16>",
+    ),
+    "reduce_mean": (
+        "tensor<2x8xf32>",
+        "ge.reduce_mean %0 axes [] keepdims : tensor<2x8xf32> -> tensor<1x1xf32>",
+        "tensor<1x1xf32>",
+    ),
+    "reduce_max": (
+        "tensor<2x3x4xi8>",
+        "ge.reduce_max %0 axes [1] : tensor<2x3x4xi8> -> tensor<2x4xi8>",
+        "tensor<2x4xi8>",
+    ),
+    "reduce_min": (
+        "tensor<2x8xf32>",
+        "ge.reduce_min %0 axes [0] : tensor<2x8xf32> -> tensor<8xf32>",
+        "tensor<8xf32>",
+    ),
+    "layer_norm": (
+        "tensor<2x3x8xf32>, tensor<3x8xf32>, tensor<3x8xf32>",
+        "ge.layer_norm %0 weight %1 bias %2 axis 1 epsilon 1.0e-03 "
+        ": tensor<2x3x8xf32>, tensor<3x8xf32>, tensor<3x8xf32>",
+        "tensor<2x3x8xf32>",
+    ),
+    "rms_norm": (
+        "tensor<2x8xf16>, tensor<8xf16>",
+        "ge.rms_norm %0, %1 axis 1 epsilon 1.0e-05 : tensor<2x8xf16>, tensor<8xf16>",
+        "tensor<2x8xf16>",
+    ),
     "max_pool": (
         "tensor<1x8x9x9xf32>",
         "ge.max_pool %0 kernel [3, 3] strides [2, 2] pads [1, 1, 1, 1] ceil_mode "
@@ -168,6 +297,23 @@ OPS: dict[str, tuple[str, str, str]] = {
         "tensor<2x8xf16>",
         'ge.hcom_all_gather %0 group "world" rank_size 4 : tensor<2x8xf16> -> tensor<8x8xf16>',
         "tensor<8x8xf16>",
+    ),
+    # random integer inputs lie in [-8, 8): every one indexes an axis of 8 (negative wrap)
+    "gather": (
+        "tensor<3x8xf32>, tensor<2x5xi32>",
+        "ge.gather %0, %1 axis 1 : tensor<3x8xf32>, tensor<2x5xi32> -> tensor<3x2x5xf32>",
+        "tensor<3x2x5xf32>",
+    ),
+    "slice": (
+        "tensor<4x9xf16>",
+        "ge.slice %0 starts [-3, 1] ends [9223372036854775807, 100] axes [0, 1] steps [1, 4] "
+        ": tensor<4x9xf16> -> tensor<3x2xf16>",
+        "tensor<3x2xf16>",
+    ),
+    "expand": (
+        "tensor<3x1xi8>",
+        "ge.expand %0 : tensor<3x1xi8> -> tensor<2x3x4xi8>",
+        "tensor<2x3x4xi8>",
     ),
 }
 

@@ -9,13 +9,15 @@ zero padding lanes, and garbage in the inputs' padding lanes must not change the
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from helpers.tolerances import assert_close, assert_exact, assert_padding_zero, with_garbage_padding
 
-from ge_dialect.utils import layout
 from ge_dialect.ir.interpreter import conv2d_reference, pool2d_reference
 from ge_dialect.sim.kernels import KERNELS, Operand, UnknownKernel, run_kernel
+from ge_dialect.utils import layout, tolerance
 from ge_dialect.utils.shapes import conv_output_size, pool_output_size
 
 F16, F32 = np.dtype(np.float16), np.dtype(np.float32)
@@ -367,6 +369,182 @@ def test_binary_int8_saturates(dtype):
 
 
 # --------------------------------------------------------------------------------------
+# math ops: the kernels against the reference interpreter
+# --------------------------------------------------------------------------------------
+
+MATH_UNARY = {  # case: (op text, kernel, attrs)
+    "exp": ("ge.exp", "exp", {}),
+    "log": ("ge.log", "log", {}),
+    "tanh": ("ge.tanh", "tanh", {}),
+    "erf": ("ge.erf", "erf", {}),
+    "sqrt": ("ge.sqrt", "sqrt", {}),
+    "rsqrt": ("ge.rsqrt", "rsqrt", {}),
+    "neg": ("ge.neg", "neg", {}),
+    "reciprocal": ("ge.reciprocal", "reciprocal", {}),
+    "gelu": ("ge.gelu", "gelu", {}),
+    "gelu_tanh": ('ge.gelu %0 approximate "tanh"', "gelu", {"approximate": "tanh"}),
+}
+MATH_BINARY = ("div", "maximum", "minimum", "pow")
+MATH_EDGES = [0.0, -0.0, -1.0, 1e-3, -2.5, 6.0, -6.0, 30.0, np.inf, -np.inf, np.nan]
+"""Values every unary math kernel sees: zeros (log, rsqrt, reciprocal give infinities),
+negatives (NaN from log, sqrt, rsqrt), saturation of tanh/erf, infinities and NaN."""
+
+
+def ge_type(t: Operand) -> str:
+    dims = "".join(f"{d}x" for d in t.shape)
+    element = {F16: "f16", F32: "f32"}.get(t.dtype, str(t.dtype))
+    if t.fmt != "NC1HWC0":
+        return f"tensor<{dims}{element}>"
+    c0 = "" if t.c0 == layout.default_c0(t.dtype.itemsize) else f", c0 = {t.c0}"
+    return f"tensor<{dims}{element}, #ge.format<NC1HWC0{c0}>>"
+
+
+def interpret(op_text: str, in_types, out_type, stored):
+    """The reference interpreter's stored result of one op on stored operands."""
+    from ge_dialect import api
+    from ge_dialect.ir.interpreter import run_function
+
+    args = ", ".join(f"%{i}: {ge_type(t)}" for i, t in enumerate(in_types))
+    if " " in op_text:  # the operands and properties are written out
+        body = op_text
+    else:
+        body = f"{op_text} " + ", ".join(f"%{i}" for i in range(len(in_types)))
+    if len(in_types) == 1:
+        body += f" : {ge_type(out_type)}"
+    else:
+        operands = ", ".join(ge_type(t) for t in in_types)
+        body += f" : ({operands}) -> {ge_type(out_type)}"
+    text = (
+        f"func.func @main({args}) -> {ge_type(out_type)} {{\n  %y = {body}\n"
+        f"  func.return %y : {ge_type(out_type)}\n}}"
+    )
+    (out,) = run_function(api.parse(text, "math.mlir"), list(stored), physical=True)
+    return out
+
+
+def check_ieee(actual: np.ndarray, expected: np.ndarray, t: Operand) -> None:
+    """The tolerance rule where NaN matches NaN and an infinity the same infinity, and zero
+    padding lanes."""
+    assert actual.dtype == expected.dtype == t.dtype and actual.shape == expected.shape
+    bad = tolerance.outside(actual, expected, tolerance.tolerance_for(t.dtype))
+    assert not bad.any(), f"{actual[bad]} where {expected[bad]} was expected"
+    if t.fmt == "NC1HWC0":
+        assert_padding_zero(actual, t.shape, t.c0)
+
+
+MATH_LAYOUTS = [(F16, "NC1HWC0", 16), (F32, "NC1HWC0", 8), (F32, "ND", 16), (F16, "ND", 16)]
+
+
+@pytest.mark.parametrize("dtype,fmt,c0", MATH_LAYOUTS)
+@pytest.mark.parametrize("case", sorted(MATH_UNARY))
+def test_math_unary_matches_the_interpreter(case, dtype, fmt, c0):
+    op_text, kernel, attrs = MATH_UNARY[case]
+    rng = np.random.default_rng(21)
+    x = rand(rng, (2, 17, 3, 4), dtype, -4, 4)
+    x.flat[: len(MATH_EDGES)] = MATH_EDGES
+    t = T(x.shape, dtype, fmt, c0)
+    out = run_both(rng, kernel, [x], [t], t, attrs)
+    check_ieee(out, interpret(op_text, [t], t, [phys(x, t)]), t)
+
+
+@pytest.mark.parametrize("dtype,fmt,c0", MATH_LAYOUTS)
+@pytest.mark.parametrize("name", MATH_BINARY)
+def test_math_binary_matches_the_interpreter(name, dtype, fmt, c0):
+    """Operands of the result's shape and [1, C, 1, 1] (NC1HWC0 or NCHW as the result); a
+    positive base for pow except in the edge values."""
+    rng = np.random.default_rng(22)
+    x = rand(rng, (2, 17, 3, 4), dtype, 0.25, 3)
+    x.flat[:6] = [-8.0, -8.0, 0.0, 0.0, 2.0, np.nan]
+    y = rand(rng, x.shape, dtype, -2, 2)
+    y.flat[:6] = [0.5, 3.0, 0.0, -1.0, np.inf, 1.0]  # NaN, -512, 0/0 and 0**0, inf...
+    yt = T(x.shape, dtype, fmt, c0)
+    for b in (y, rand(rng, (1, 17, 1, 1), dtype, 0.5, 2)):
+        bt = T(b.shape, dtype, fmt, c0)
+        out = run_both(rng, name, [x, b], [yt, bt], yt, {})
+        check_ieee(out, interpret(f"ge.{name}", [yt, bt], yt, [phys(x, yt), phys(b, bt)]), yt)
+
+
+def test_math_binary_scalar_and_int8():
+    rng = np.random.default_rng(23)
+    x = rand(rng, (3, 5), F32, -2, 2)
+    s = np.array(2.0, F32)
+    xt, st = T(x.shape, F32), T((), F32)
+    (out,) = run_kernel("pow", [x, s], [xt, st], [xt], {})
+    check_ieee(out, interpret("ge.pow", [xt, st], xt, [x, s]), xt)
+    (out,) = run_kernel("div", [x, s], [xt, st], [xt], {})
+    check(out, x.astype(np.float64) / 2, xt)
+    a = np.array([-128, 5, 127], np.int8)
+    b = np.array([3, 6, -1], np.int8)
+    it = T(a.shape, np.int8)
+    (mx,) = run_kernel("maximum", [a, b], [it, it], [it], {})
+    (mn,) = run_kernel("minimum", [a, b], [it, it], [it], {})
+    assert_exact(mx, np.array([3, 6, 127], np.int8))
+    assert_exact(mn, np.array([-128, 5, -1], np.int8))
+
+
+def test_math_kernels_are_not_the_interpreters_formulas():
+    """erf is a series and a rational approximation, tanh goes through exp: both within
+    1e-6 of the float64 functions over the range where they are not yet saturated."""
+    x = np.linspace(-6, 6, 4001, dtype=F32)
+    t = T(x.shape, F32)
+    (erf,) = run_kernel("erf", [x], [t], [t], {})
+    (tanh,) = run_kernel("tanh", [x], [t], [t], {})
+    wide = x.astype(np.float64)
+    assert np.abs(erf - np.vectorize(math.erf)(wide)).max() < 1e-6
+    assert np.abs(tanh - np.tanh(wide)).max() < 1e-6
+    tiny = np.array([1e-30, -1e-6, 0.5], F32)  # erf relative to small results
+    (small,) = run_kernel("erf", [tiny], [T(tiny.shape, F32)], [T(tiny.shape, F32)], {})
+    np.testing.assert_allclose(small, np.vectorize(math.erf)(tiny.astype(np.float64)), rtol=1e-6)
+
+
+MATH_GRAPH = """\
+func.func @main(%x: {X}, %s: {S}) -> ({Y}, {Y}) {{
+  %w = ge.const dense<0.25> : tensor<17x3x3x3xf32>
+  %c = ge.conv2d %x, %w pads [1, 1, 1, 1] : {X}, tensor<17x3x3x3xf32> -> {Y}
+  %g = ge.gelu %c : {Y}
+  %t = ge.gelu %g approximate "tanh" : {Y}
+  %e = ge.exp %t : {Y}
+  %l = ge.log %e : {Y}
+  %h = ge.tanh %l : {Y}
+  %f = ge.erf %h : {Y}
+  %n = ge.neg %f : {Y}
+  %sq = ge.mul %c, %c : ({Y}, {Y}) -> {Y}
+  %q = ge.sqrt %sq : {Y}
+  %r = ge.rsqrt %e : {Y}
+  %rc = ge.reciprocal %e : {Y}
+  %d = ge.div %q, %s : ({Y}, {S}) -> {Y}
+  %mx = ge.maximum %d, %r : ({Y}, {Y}) -> {Y}
+  %mn = ge.minimum %mx, %rc : ({Y}, {Y}) -> {Y}
+  %p = ge.pow %e, %mn : ({Y}, {Y}) -> {Y}
+  %w2 = ge.const dense<0.125> : tensor<17x17x1x1xf32>
+  %y = ge.conv2d %p, %w2 : {Y}, tensor<17x17x1x1xf32> -> {Y}
+  func.return %n, %y : {Y}, {Y}
+}}
+""".format(X="tensor<1x3x6x6xf32>", S="tensor<1x17x1x1xf32>", Y="tensor<1x17x6x6xf32>")
+"""Every math op between two convs: `--to-nc1hwc0` runs them all in NC1HWC0 (17 channels:
+15 padding lanes per C0 block, where exp, log, rsqrt, reciprocal and pow of 0 are not 0)."""
+
+
+@pytest.mark.parametrize("dtype", ["f32", "f16"])
+def test_ge_run_check_numbers_on_every_math_op(dtype, tmp_path, capsys):
+    import json
+
+    from ge_dialect import api
+    from ge_dialect.tools.ge_run import main as ge_run
+
+    text = MATH_GRAPH.replace("f32", dtype)
+    path = tmp_path / "math.mlir"
+    path.write_text(text)
+    assert ge_run([str(path), "--check-numbers", "--report", "json"]) == 0
+    checks = json.loads(capsys.readouterr().out)["checks"]
+    assert len(checks) == 2 and all(c["within_tolerance"] for c in checks)
+    module = api.parse(text, "math.mlir")
+    api.compile(module, api.DEFAULT_PIPELINE)
+    stored = [op for op in module.walk() if op.name in ("ge.rsqrt", "ge.pow", "ge.gelu")]
+    assert len(stored) == 4 and all("NC1HWC0" in str(op.results[0].type) for op in stored)
+
+
+# --------------------------------------------------------------------------------------
 # pooling
 # --------------------------------------------------------------------------------------
 
@@ -641,6 +819,19 @@ def test_interface():
         "add",
         "sub",
         "mul",
+        "div",
+        "maximum",
+        "minimum",
+        "pow",
+        "exp",
+        "log",
+        "tanh",
+        "erf",
+        "sqrt",
+        "rsqrt",
+        "neg",
+        "reciprocal",
+        "gelu",
         "max_pool",
         "avg_pool",
         "global_avg_pool",

@@ -337,12 +337,8 @@ def test_random_graphs_compute_the_same_on_stored_arrays():
     assert sum(seen[f"{n} broadcast"] for n in physical_ref.BINARY) >= 20, seen
 
 
-# IR the pass once produced: a C broadcast and a rank-1 operand of a mul.
+# IR the pass once produced: a rank-1 operand of a mul.
 OLD_MUL_PLACEMENTS = """
-func.func @c_broadcast(%y: tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>, %b: tensor<1x1x4x4xf16, #ge.format<NC1HWC0>>) -> tensor<1x16x4x4xf16, #ge.format<NC1HWC0>> {
-  %z = ge.mul %y, %b : (tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>, tensor<1x1x4x4xf16, #ge.format<NC1HWC0>>) -> tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>
-  func.return %z : tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>
-}
 func.func @rank1(%y: tensor<1x16x4x16xf16, #ge.format<NC1HWC0>>, %b: tensor<16xf16>) -> tensor<1x16x4x16xf16, #ge.format<NC1HWC0>> {
   %z = ge.mul %y, %b : (tensor<1x16x4x16xf16, #ge.format<NC1HWC0>>, tensor<16xf16>) -> tensor<1x16x4x16xf16, #ge.format<NC1HWC0>>
   func.return %z : tensor<1x16x4x16xf16, #ge.format<NC1HWC0>>
@@ -354,12 +350,30 @@ func.func @rank1_short(%y: tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>, %b: tensor
 """
 
 
-@pytest.mark.parametrize("name, problem", [
-    ("c_broadcast", "lanes"), ("rank1", "lanes"), ("rank1_short", "broadcast")])
+OLD_C_BROADCAST = """
+func.func @c_broadcast(%y: tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>, %b: tensor<1x1x4x4xf16, #ge.format<NC1HWC0>>) -> tensor<1x16x4x4xf16, #ge.format<NC1HWC0>> {
+  %z = ge.mul %y, %b : (tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>, tensor<1x1x4x4xf16, #ge.format<NC1HWC0>>) -> tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>
+  func.return %z : tensor<1x16x4x4xf16, #ge.format<NC1HWC0>>
+}
+"""
+
+
+def test_the_old_c_broadcast_placement_is_refused():
+    """On stored arrays a [1, 1, H, W] NC1HWC0 operand would multiply 15 of 16 channels by 0
+    (its one channel sits in one lane), so the verifier refuses a broadcast along C1/C0."""
+    from ge_dialect.ir.parser import LocatingParser
+
+    module = LocatingParser(CTX, OLD_C_BROADCAST, "old.mlir").parse_module()
+    with pytest.raises(GeError, match=r"old.mlir:3:3: error: 'ge.mul' op operand 'rhs' "
+                       "broadcasts along dim 1, which NC1HWC0 stores in blocks"):
+        verify_module(module, "old.mlir")
+
+
+@pytest.mark.parametrize("name, problem", [("rank1", "lanes"), ("rank1_short", "broadcast")])
 def test_stored_arrays_show_the_old_mul_placements_wrong(name, problem):
     """The reference interpreter computes these on logical arrays and is right; on the stored
-    arrays the [1, 1, H, W] operand multiplies 15 of 16 channels by 0, and a [W] operand lines
-    up with C0 (wrong numbers for W = C0 = 16, no broadcast at all for W = 4)."""
+    arrays a [W] operand lines up with C0 (wrong numbers for W = C0 = 16, no broadcast at all
+    for W = 4)."""
     from ge_dialect.ir.parser import LocatingParser
 
     module = LocatingParser(CTX, OLD_MUL_PLACEMENTS, "old.mlir").parse_module()

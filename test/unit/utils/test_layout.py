@@ -21,6 +21,7 @@ def _seq(shape, dtype):
 
 # ---------------------------------------------------------------- basics
 
+
 def test_default_c0_and_ceil_div():
     assert L.default_c0(1) == 32
     assert L.default_c0(2) == 16
@@ -34,6 +35,7 @@ def test_default_c0_and_ceil_div():
 
 
 # ---------------------------------------------------------------- NC1HWC0
+
 
 def test_nc1hwc0_fp16_c17():
     a = _seq((1, 17, 4, 4), np.float16)
@@ -90,6 +92,7 @@ def test_nc1hwc0_errors():
 
 # ---------------------------------------------------------------- NHWC
 
+
 def test_nhwc():
     a = _seq((2, 3, 4, 5), np.float32)
     p = L.to_physical(a, "NHWC")
@@ -106,6 +109,7 @@ def test_nhwc():
 
 
 # ---------------------------------------------------------------- identity
+
 
 def test_identity_formats():
     a = _seq((2, 3, 4, 5), np.float16)
@@ -125,6 +129,7 @@ def test_identity_formats():
 
 
 # ---------------------------------------------------------------- FRACTAL_Z
+
 
 def test_fractal_z_fp16_31x17():
     w = _seq((31, 17, 4, 4), np.float16)
@@ -146,13 +151,16 @@ def test_fractal_z_fp16_31x17():
     np.testing.assert_array_equal(L.to_logical(fz, "FRACTAL_Z", w.shape), w)
 
 
-@pytest.mark.parametrize("shape,itemsize,expected", [
-    ((1, 1, 1, 1), 2, (1, 1, 16, 16)),
-    ((1, 3, 8, 8), 2, (64, 1, 16, 16)),
-    ((1, 1, 1, 1), 1, (1, 1, 16, 32)),
-    ((32, 64, 3, 3), 1, (18, 2, 16, 32)),
-    ((37, 45, 2, 2), 4, (12, 3, 16, 16)),
-])
+@pytest.mark.parametrize(
+    "shape,itemsize,expected",
+    [
+        ((1, 1, 1, 1), 2, (1, 1, 16, 16)),
+        ((1, 3, 8, 8), 2, (64, 1, 16, 16)),
+        ((1, 1, 1, 1), 1, (1, 1, 16, 32)),
+        ((32, 64, 3, 3), 1, (18, 2, 16, 32)),
+        ((37, 45, 2, 2), 4, (12, 3, 16, 16)),
+    ],
+)
 def test_fractal_z_ge_shapes(shape, itemsize, expected):
     assert L.physical_dims(shape, "FRACTAL_Z", None, itemsize) == expected
     assert L.fractal_z_shape(shape, L.default_c0(itemsize)) == expected
@@ -169,7 +177,9 @@ def test_fractal_z_int8_positions():
     fz16 = L.oihw_to_fractal_z(w16, 32)
     assert fz16[16, 1, 1, 8] == w16[17, 40, 2, 1]
     assert fz16[17, 1, 15, 31] == w16[31, 63, 2, 2]
-    np.testing.assert_array_equal(fz16.astype(np.int8), L.oihw_to_fractal_z(w16.astype(np.int8), 32))
+    np.testing.assert_array_equal(
+        fz16.astype(np.int8), L.oihw_to_fractal_z(w16.astype(np.int8), 32)
+    )
     np.testing.assert_array_equal(L.to_logical(fz, "FRACTAL_Z", w.shape), w)
 
 
@@ -227,12 +237,15 @@ def test_fractal_z_grouped_multi_c1():
     np.testing.assert_array_equal(L.fractal_z_to_oihw(fz, w.shape, 16, groups=2), w)
 
 
-@pytest.mark.parametrize("shape,groups,c0,expected", [
-    ((20, 1, 3, 3), 20, 16, (18, 1, 16, 16)),   # g_dim=2, last tile partly used
-    ((6, 3, 2, 2), 3, 16, (4, 1, 16, 16)),      # e_mult = groups = 3
-    ((16, 4, 3, 3), 4, 8, (18, 1, 16, 8)),      # fp32 C0=8: e_mult=4, c1=2, g_dim=1
-    ((64, 16, 1, 1), 4, 32, (2, 2, 16, 32)),    # int8: e_mult=2, c1=1, n1=2
-])
+@pytest.mark.parametrize(
+    "shape,groups,c0,expected",
+    [
+        ((20, 1, 3, 3), 20, 16, (18, 1, 16, 16)),  # g_dim=2, last tile partly used
+        ((6, 3, 2, 2), 3, 16, (4, 1, 16, 16)),  # e_mult = groups = 3
+        ((16, 4, 3, 3), 4, 8, (18, 1, 16, 8)),  # fp32 C0=8: e_mult=4, c1=2, g_dim=1
+        ((64, 16, 1, 1), 4, 32, (2, 2, 16, 32)),  # int8: e_mult=2, c1=1, n1=2
+    ],
+)
 def test_fractal_z_grouped_round_trips(shape, groups, c0, expected):
     w = _seq(shape, np.float32)
     fz = L.oihw_to_fractal_z(w, c0, groups)
@@ -252,3 +265,101 @@ def test_fractal_z_errors():
         L.to_logical(np.zeros((32, 2, 16, 16), np.float16), "FRACTAL_Z", (31, 17, 4, 3))
     with pytest.raises(ValueError):
         L.fractal_z_to_oihw(np.zeros((18, 1, 16, 16), np.float16), (32, 1, 3, 3), 16)
+
+
+# ---------------------------------------------------------------- FRACTAL_NZ
+
+
+def _nz_reference(a, c0):
+    """FRACTAL_NZ written independently: np.pad the matrix to whole 16 x c0 fractals, cut
+    rows and columns into (M1, 16) and (N1, c0), and move N1 before M1 with moveaxis."""
+    m, n = a.shape[-2:]
+    pad = [(0, 0)] * (a.ndim - 2) + [(0, -m % 16), (0, -n % c0)]
+    p = np.pad(a, pad)
+    rows, cols = p.shape[-2:]
+    blocks = p.reshape(*a.shape[:-2], rows // 16, 16, cols // c0, c0)
+    return np.moveaxis(blocks, -2, -4)
+
+
+def test_fractal_nz_hand_computed_positions():
+    # 17x20 fp16: M1 = 2, N1 = 2, fractals 16x16; element (m, n) at [n//16, m//16, m%16, n%16]
+    a = _seq((17, 20), np.float16)
+    p = L.to_physical(a, "FRACTAL_NZ")
+    assert p.shape == (2, 2, 16, 16) and p.dtype == np.float16 and p.flags.c_contiguous
+    assert p[0, 0, 0, 0] == a[0, 0]
+    assert p[1, 0, 3, 2] == a[3, 18]
+    assert p[0, 1, 0, 15] == a[16, 15]
+    assert p[1, 1, 0, 3] == a[16, 19]
+    assert np.all(p[1, :, :, 4:] == 0)  # columns 20..31
+    assert np.all(p[:, 1, 1:, :] == 0)  # rows 17..31
+    assert np.count_nonzero(p) == a.size
+    np.testing.assert_array_equal(L.to_logical(p, "FRACTAL_NZ", a.shape), a)
+
+
+@pytest.mark.parametrize(
+    "itemsize,c0,expected",
+    [
+        (2, None, (3, 3, 4, 16, 16)),  # fp16: 16x16 fractals
+        (4, None, (3, 3, 4, 16, 16)),  # fp32: GE's default C0 is 16 too
+        (4, 8, (3, 5, 4, 16, 8)),  # fp32 with c0 = 8: 16x8 fractals (32-byte rows)
+        (1, None, (3, 2, 4, 16, 32)),  # 1-byte: 16x32 fractals
+    ],
+)
+def test_fractal_nz_physical_shape_formula(itemsize, c0, expected):
+    # (..., M, N) = (3, 50, 40) -> (3, ceil(40/N0), ceil(50/16), 16, N0)
+    assert L.physical_dims((3, 50, 40), "FRACTAL_NZ", c0, itemsize) == expected
+    n0 = c0 or L.default_c0(itemsize)
+    assert expected == (3, -(-40 // n0), -(-50 // 16), 16, n0)
+
+
+def test_fractal_nz_round_trip_random_shapes_and_dtypes():
+    rng = np.random.default_rng(0)
+    dtypes = [np.float16, np.float32, np.int8, np.uint8, np.int32]
+    for _ in range(60):
+        rank = int(rng.integers(2, 5))
+        shape = tuple(int(d) for d in rng.integers(0, 4, rank - 2)) + tuple(
+            int(d) for d in rng.integers(1, 40, 2)
+        )
+        dtype = np.dtype(dtypes[int(rng.integers(len(dtypes)))])
+        c0 = [None, 8, 16, 32][int(rng.integers(4))]
+        a = _seq(shape, dtype) if 0 not in shape else np.zeros(shape, dtype)
+        n0 = c0 or L.default_c0(dtype.itemsize)
+        p = L.to_physical(a, "FRACTAL_NZ", c0)
+        assert p.shape == L.physical_dims(shape, "FRACTAL_NZ", c0, dtype.itemsize)
+        assert p.dtype == dtype
+        np.testing.assert_array_equal(p, _nz_reference(a, n0))
+        # every lane beyond the logical matrix is zero: the stored non-zeros are exactly a's
+        assert np.count_nonzero(p) == np.count_nonzero(a)
+        back = L.to_logical(p, "FRACTAL_NZ", shape, c0)
+        assert back.dtype == dtype
+        np.testing.assert_array_equal(back, a)
+
+
+def test_fractal_nz_padded_matrix_and_zeroing():
+    a = _seq((2, 5, 9), np.float32)
+    p = L.nd_to_fractal_nz(a, 8)
+    full = L.fractal_nz_to_padded(p)
+    assert full.shape == (2, 16, 16)
+    np.testing.assert_array_equal(full[:, :5, :9], a)
+    assert np.count_nonzero(full) == a.size
+    np.testing.assert_array_equal(L.padded_to_fractal_nz(full, 8), p)
+    dirty = np.ones_like(p)
+    L.zero_fractal_nz_padding(dirty, a.shape)
+    np.testing.assert_array_equal(dirty != 0, L.nd_to_fractal_nz(np.ones_like(a), 8) != 0)
+
+
+def test_fractal_nz_errors():
+    with pytest.raises(ValueError, match="rank >= 2"):
+        L.physical_dims((7,), "FRACTAL_NZ", None, 2)
+    with pytest.raises(ValueError, match="rank >= 2"):
+        L.to_physical(np.zeros(7, np.float16), "FRACTAL_NZ")
+    with pytest.raises(ValueError, match="expected"):
+        L.to_logical(np.zeros((1, 1, 16, 16), np.float16), "FRACTAL_NZ", (17, 3))
+    with pytest.raises(ValueError, match="whole number"):
+        L.padded_to_fractal_nz(np.zeros((16, 12), np.float32), 8)
+
+
+def test_a_rank_0_array_keeps_its_shape_in_the_default_layout():
+    a = np.float32(3.5).reshape(())
+    for physical in (L.to_physical(a, "ND"), L.to_logical(a, "ND", ())):
+        assert physical.shape == () and physical.flags.c_contiguous and physical == a

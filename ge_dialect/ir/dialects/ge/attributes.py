@@ -30,8 +30,10 @@ class FormatAttr(FormatEncoding):
 
     `c0` (0 here when omitted) is written only when it differs from the dtype's default
     (16; 32 for 1-byte types); `groups` only on FRACTAL_Z and only when > 1.  Logical dims
-    stay in NCHW (OIHW) order whatever the format.  Parsing, printing and verification are
-    `ge_dialect.ir.encodings.FormatEncoding`'s (shared with `#npu.format`).
+    stay in NCHW (OIHW) order whatever the format.  NHWC, NC1HWC0 and FRACTAL_Z are for
+    rank-4 tensors; FRACTAL_NZ (cube matmul operands, `#ge.format<FRACTAL_NZ>`) for any rank
+    >= 2, stored as 16 x C0 fractals of the last two dims.  Parsing, printing and
+    verification are `ge_dialect.ir.encodings.FormatEncoding`'s (shared with `#npu.format`).
     """
 
     name = "ge.format"

@@ -5,7 +5,8 @@ its operands, results, properties, traits, assembly format, `__init__` and `veri
 a concrete op (in `ops.py`) is its name, docstring and class constants:
 
 - `UnaryElementwiseOp`: result type == input type (relu, sigmoid, clip, identity, ...);
-- `BinaryElementwiseOp`: numpy broadcasting on logical shapes (add, sub, mul);
+- `BinaryElementwiseOp`: numpy broadcasting on logical shapes (add, sub, mul, div, maximum,
+  minimum, pow);
 - `ConvolutionOp`: conv2d and fused_conv2d;
 - `PoolingOp`: max_pool and avg_pool;
 - `CollectiveOp`: the HCCL collectives;
@@ -221,8 +222,13 @@ class BinaryElementwiseOp(IRDLOperation, abc.ABC):
     """An elementwise op of two operands with numpy-style broadcasting on logical shapes.
 
     Operands of the result's rank must share its layout; lower-rank operands broadcast from
-    their default (ND) layout.  i8/ui8 arithmetic saturates.
+    their default (ND) layout.  i8/ui8 arithmetic saturates.  `ELEMENT_TYPES` says what the
+    operands may be: "float_or_int8" (f16, f32, i8, ui8) or "float" (f16, f32: for div and
+    pow, whose integer forms need rounding and division-by-zero rules the graph does not
+    carry).
     """
+
+    ELEMENT_TYPES: ClassVar[ElementTypes] = "float_or_int8"
 
     lhs = operand_def(TensorType)
     rhs = operand_def(TensorType)
@@ -244,7 +250,10 @@ class BinaryElementwiseOp(IRDLOperation, abc.ABC):
                 f"operand 'rhs' has element type {b.element_type}, expected {a.element_type} "
                 "(the lhs's)"
             )
-        require_float_or_int8(a, "operand 'lhs'")
+        if type(self).ELEMENT_TYPES == "float":
+            require_float(a, "operand 'lhs'")
+        else:
+            require_float_or_int8(a, "operand 'lhs'")
         shape = broadcast_shape(a.get_shape(), b.get_shape())
         if shape is None:
             raise VerifyException(
@@ -257,11 +266,30 @@ class BinaryElementwiseOp(IRDLOperation, abc.ABC):
                 f"{a.element_type}"
             )
         for t, what in ((a, "lhs"), (b, "rhs")):
-            if t.get_num_dims() == y.get_num_dims() and t.encoding != y.encoding:
+            if t.get_num_dims() != y.get_num_dims():
+                continue
+            if t.encoding != y.encoding:
                 raise VerifyException(
                     f"operand '{what}' has layout {layout_str(t)}, expected {layout_str(y)} "
                     "(the result's)"
                 )
+            _require_no_blocked_broadcast(t, y, what)
+
+
+_BLOCKED_DIMS = {Format.NC1HWC0: (1,), Format.FRACTAL_NZ: (-2, -1)}
+"""The logical dims a storage format splits into blocks (C; a matrix's rows and columns)."""
+
+
+def _require_no_blocked_broadcast(t: TensorType, y: TensorType, what: str) -> None:
+    """A stored operand broadcasts lane by lane, so it must not broadcast along a dim its
+    format splits into blocks: one value there sits in one lane, not in every one."""
+    for dim in _BLOCKED_DIMS.get(tensor_format(t), ()):
+        if t.get_shape()[dim] != y.get_shape()[dim]:
+            raise VerifyException(
+                f"operand '{what}' broadcasts along dim {dim % y.get_num_dims()}, which "
+                f"{tensor_format(t)} stores in blocks: broadcast it in the default layout "
+                "(ND/NCHW) first"
+            )
 
 
 # --------------------------------------------------------------------------------------

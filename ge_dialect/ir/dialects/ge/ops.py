@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IntegerAttr,
     NoneAttr,
+    StringAttr,
     TensorType,
     UnitAttr,
     f32,
@@ -566,6 +567,119 @@ class ClipOp(UnaryElementwiseOp, HasCanonicalizationPatternsInterface):
             raise VerifyException(f"min must not exceed max, got min = {num(lo)}, max = {num(hi)}")
 
 
+# Math functions (transformer graphs: GELU, layer norm, attention scaling).  Each computes
+# on every lane; a stored NC1HWC0 result still has zero padding lanes (f(0) is 1 for exp,
+# -inf for log, inf for rsqrt and reciprocal).
+
+
+@irdl_op_definition
+class ExpOp(UnaryElementwiseOp):
+    """`e ** x` elementwise (overflow gives inf).
+
+    %y = ge.exp %x : tensor<2x8xf32>
+    """
+
+    name = "ge.exp"
+
+
+@irdl_op_definition
+class LogOp(UnaryElementwiseOp):
+    """The natural logarithm elementwise: `log(0)` is -inf, a negative input gives NaN.
+
+    %y = ge.log %x : tensor<2x8xf32>
+    """
+
+    name = "ge.log"
+
+
+@irdl_op_definition
+class TanhOp(UnaryElementwiseOp):
+    """The hyperbolic tangent elementwise.
+
+    %y = ge.tanh %x : tensor<2x8xf16>
+    """
+
+    name = "ge.tanh"
+
+
+@irdl_op_definition
+class ErfOp(UnaryElementwiseOp):
+    """The Gauss error function `erf(x) = 2/sqrt(pi) * integral_0^x exp(-t*t) dt` elementwise.
+
+    %y = ge.erf %x : tensor<2x8xf32>
+    """
+
+    name = "ge.erf"
+
+
+@irdl_op_definition
+class SqrtOp(UnaryElementwiseOp):
+    """The square root elementwise: a negative input gives NaN.
+
+    %y = ge.sqrt %x : tensor<2x8xf32>
+    """
+
+    name = "ge.sqrt"
+
+
+@irdl_op_definition
+class RsqrtOp(UnaryElementwiseOp):
+    """`1 / sqrt(x)` elementwise: `rsqrt(0)` is inf, a negative input gives NaN.
+
+    %y = ge.rsqrt %x : tensor<2x8xf32>
+    """
+
+    name = "ge.rsqrt"
+
+
+@irdl_op_definition
+class NegOp(UnaryElementwiseOp):
+    """`-x` elementwise.
+
+    %y = ge.neg %x : tensor<2x8xf16>
+    """
+
+    name = "ge.neg"
+
+
+@irdl_op_definition
+class ReciprocalOp(UnaryElementwiseOp):
+    """`1 / x` elementwise: `1 / 0` is inf (with the sign of the zero).
+
+    %y = ge.reciprocal %x : tensor<2x8xf32>
+    """
+
+    name = "ge.reciprocal"
+
+
+GELU_APPROXIMATIONS = ("none", "tanh")
+"""The values of `ge.gelu`'s `approximate` (PyTorch's and ONNX Gelu-20's)."""
+
+
+@irdl_op_definition
+class GeluOp(UnaryElementwiseOp):
+    """The Gaussian error linear unit elementwise, as PyTorch and ONNX Gelu (opset 20):
+    `approximate "none"` (the default) is `x/2 * (1 + erf(x/sqrt(2)))`, `approximate "tanh"`
+    is `x/2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3)))`.
+
+    %y = ge.gelu %x approximate "tanh" : tensor<2x8xf32>
+    """
+
+    name = "ge.gelu"
+    approximate = prop_def(StringAttr, default_value=StringAttr("none"))
+    assembly_format = "$input (`approximate` $approximate^)? attr-dict `:` type($input)"
+
+    def __init__(self, input: SSAValue, approximate: str = "none"):
+        super().__init__(input, {"approximate": StringAttr(approximate)})
+
+    def verify_(self) -> None:
+        super().verify_()
+        if self.approximate.data not in GELU_APPROXIMATIONS:
+            raise VerifyException(
+                f'approximate must be "none" or "tanh", got "{self.approximate.data}"'
+            )
+
+
 @irdl_op_definition
 class AddOp(BinaryElementwiseOp):
     """Elementwise `lhs + rhs` with numpy broadcasting (saturating for i8/ui8).
@@ -596,6 +710,52 @@ class MulOp(BinaryElementwiseOp):
 
     name = "ge.mul"
     traits = traits_def(Commutative())
+
+
+@irdl_op_definition
+class DivOp(BinaryElementwiseOp):
+    """Elementwise `lhs / rhs` (true division, f16/f32 only) with numpy broadcasting:
+    `x / 0` is inf or -inf, `0 / 0` NaN.
+
+    %y = ge.div %a, %b : (tensor<2x8xf32>, tensor<f32>) -> tensor<2x8xf32>
+    """
+
+    name = "ge.div"
+    ELEMENT_TYPES: ClassVar[ElementTypes] = "float"
+
+
+@irdl_op_definition
+class MaximumOp(BinaryElementwiseOp):
+    """Elementwise `max(lhs, rhs)` with numpy broadcasting (NaN if either is NaN).
+
+    %y = ge.maximum %a, %b : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+    """
+
+    name = "ge.maximum"
+    traits = traits_def(Commutative())
+
+
+@irdl_op_definition
+class MinimumOp(BinaryElementwiseOp):
+    """Elementwise `min(lhs, rhs)` with numpy broadcasting (NaN if either is NaN).
+
+    %y = ge.minimum %a, %b : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+    """
+
+    name = "ge.minimum"
+    traits = traits_def(Commutative())
+
+
+@irdl_op_definition
+class PowOp(BinaryElementwiseOp):
+    """Elementwise `lhs ** rhs` (f16/f32 only) with numpy broadcasting: a negative base
+    with a non-integer exponent gives NaN, `0 ** -1` inf.
+
+    %y = ge.pow %a, %e : (tensor<2x8xf32>, tensor<f32>) -> tensor<2x8xf32>
+    """
+
+    name = "ge.pow"
+    ELEMENT_TYPES: ClassVar[ElementTypes] = "float"
 
 
 # --------------------------------------------------------------------------------------
@@ -634,6 +794,13 @@ class TransDataOp(FoldingDataMovementOp):
         formats = (tensor_format(x), tensor_format(y))
         if Format.FRACTAL_Z in formats and Format.NC1HWC0 in formats:
             raise VerifyException("trans_data between NC1HWC0 and FRACTAL_Z is not supported")
+        if Format.FRACTAL_NZ in formats:
+            other = formats[0] if formats[1] == Format.FRACTAL_NZ else formats[1]
+            if other not in (Format.ND, Format.NCHW, Format.FRACTAL_NZ):
+                raise VerifyException(
+                    f"trans_data between {other} and FRACTAL_NZ is not supported: FRACTAL_NZ "
+                    "converts to and from the default layout (ND/NCHW) only"
+                )
 
 
 @irdl_op_definition
@@ -806,7 +973,8 @@ class MatMulOp(IRDLOperation):
     """Matrix product over the last two dims; leading (batch) dims broadcast as numpy's.
 
     `transpose_a`/`transpose_b` transpose the last two dims of an operand first; the
-    optional `bias` (one value per output column) is added to every row.
+    optional `bias` (one value per output column) is added to every row.  `a`, `b` and the
+    result are ND, or FRACTAL_NZ (the cube's operand format); the bias is ND.
 
         %y = ge.matmul %a, %b bias %c transpose_b
                : tensor<2x8x16xf32>, tensor<32x16xf32>, tensor<32xf32> -> tensor<2x8x32xf32>
@@ -849,7 +1017,8 @@ class MatMulOp(IRDLOperation):
         y = type_of(self.output, "result")
         for t, what in ((a, "operand 'a'"), (b, "operand 'b'")):
             require_float(t, what, "matmul")
-            require_default_layout(t, what, "matmul")
+            if tensor_format(t) != Format.FRACTAL_NZ:
+                require_default_layout(t, what, "matmul")
             if t.get_num_dims() < 2:
                 raise VerifyException(f"{what} must have rank >= 2, got {t}")
         expect_element_type(b, a.element_type, "operand 'b'", "that of operand 'a'")
@@ -868,7 +1037,8 @@ class MatMulOp(IRDLOperation):
             raise VerifyException(
                 f"batch dims {shape_str(sa[:-2])} and {shape_str(sb[:-2])} do not broadcast"
             )
-        require_default_layout(y, "result", "matmul")
+        if tensor_format(y) != Format.FRACTAL_NZ:
+            require_default_layout(y, "result", "matmul")
         expect_shape(y, (*batch, sa[-2], sb[-1]))
         expect_element_type(y, a.element_type, of="that of operand 'a'")
         if self.bias is not None:
@@ -1049,3 +1219,27 @@ class HcomAllGatherOp(CollectiveOp):
         expected = list(x.get_shape())
         expected[0] *= self.rank_size.value.data
         expect_shape(y, expected)
+
+
+# Trigonometry (rotary position embeddings).  A stored NC1HWC0 result keeps zero padding
+# lanes although cos(0) is 1.
+
+
+@irdl_op_definition
+class SinOp(UnaryElementwiseOp):
+    """The sine elementwise (radians; inf and NaN give NaN).
+
+    %y = ge.sin %x : tensor<2x8xf32>
+    """
+
+    name = "ge.sin"
+
+
+@irdl_op_definition
+class CosOp(UnaryElementwiseOp):
+    """The cosine elementwise (radians; inf and NaN give NaN).
+
+    %y = ge.cos %x : tensor<2x8xf32>
+    """
+
+    name = "ge.cos"

@@ -24,7 +24,7 @@ from ge_dialect.utils.parsing import parse_i64, parse_parameter_list
 @irdl_attr_definition(init=False)  # the base's __init__
 class FormatAttr(FormatEncoding):
     """A storage format, as the encoding of a launch's logical operand type:
-    `#npu.format<FMT[, c0 = K][, groups = G]>` (NHWC, NC1HWC0 or FRACTAL_Z).
+    `#npu.format<FMT[, c0 = K][, groups = G]>` (NHWC, NC1HWC0, FRACTAL_Z or FRACTAL_NZ).
 
     `c0` is written only when it differs from the dtype's default (16; 32 for 1-byte
     types), `groups` only on FRACTAL_Z and only when > 1; the default layouts (NCHW for

@@ -10,7 +10,7 @@
 // ---- Encodings: parse errors of #ge.format and #ge.external --------------------------------
 
 // An unknown format name.
-// CHECK: invalid.mlir:[[# @LINE + 1]]:62: error: unknown format 'NCWH', expected one of NHWC, NC1HWC0, FRACTAL_Z{{$}}
+// CHECK: invalid.mlir:[[# @LINE + 1]]:62: error: unknown format 'NCWH', expected one of NHWC, NC1HWC0, FRACTAL_Z, FRACTAL_NZ{{$}}
 func.func @format_unknown(%x: tensor<1x4x2x2xf16, #ge.format<NCWH>>) {
   func.return
 }
@@ -937,7 +937,7 @@ func.func @format_explicit_nd(%x: tensor<4x4xf32, #ge.format<ND>>) {
 // -----
 
 // c0 only exists on C0-blocked formats.
-// CHECK-NEXT: invalid.mlir:[[# @LINE + 1]]:64: error: c0 is only meaningful for NC1HWC0 and FRACTAL_Z, not NHWC{{$}}
+// CHECK-NEXT: invalid.mlir:[[# @LINE + 1]]:64: error: c0 is only meaningful for NC1HWC0, FRACTAL_Z and FRACTAL_NZ, not NHWC{{$}}
 func.func @format_c0_on_nhwc(%x: tensor<1x4x2x2xf32, #ge.format<NHWC, c0 = 8>>) {
   func.return
 }
@@ -1059,6 +1059,15 @@ func.func @elided_with_parameters() {
 func.func @relu_unranked(%x: tensor<4xf32>) {
   // CHECK-NEXT: invalid.mlir:[[# @LINE + 1]]:3: error: tensor<*xf32> should be of base attribute tensor{{$}}
   %y = ge.relu %x : tensor<*xf32>
+  func.return
+}
+
+// -----
+
+// NC1HWC0 stores channels in C0 lanes: a same-rank operand must not broadcast along C.
+func.func @nc1hwc0_broadcast_channels(%a: tensor<1x1x4x4xf32, #ge.format<NC1HWC0>>, %b: tensor<1x16x4x4xf32, #ge.format<NC1HWC0>>) {
+  // CHECK-NEXT: invalid.mlir:[[# @LINE + 1]]:3: error: 'ge.mul' op operand 'lhs' broadcasts along dim 1, which NC1HWC0 stores in blocks: broadcast it in the default layout (ND/NCHW) first{{$}}
+  %y = ge.mul %a, %b : (tensor<1x1x4x4xf32, #ge.format<NC1HWC0>>, tensor<1x16x4x4xf32, #ge.format<NC1HWC0>>) -> tensor<1x16x4x4xf32, #ge.format<NC1HWC0>>
   func.return
 }
 

@@ -33,15 +33,39 @@ if kind == "block":
 elif kind == "unsupported":
     nodes = [
         helper.make_node("Relu", ["x"], ["a"], name="ok"),
-        helper.make_node("Tanh", ["a"], ["b"], name="tanh1"),
+        helper.make_node("Atan", ["a"], ["b"], name="atan1"),
         helper.make_node("MaxPool", ["b"], ["c"], name="dilated", kernel_shape=[2, 2], dilations=[2, 2]),
-        helper.make_node("Erf", ["c"], ["y"], name="erf1"),
+        helper.make_node("Acos", ["c"], ["y"], name="acos1"),
     ]
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
     graph = helper.make_graph(nodes, "bad", [x], [y])
+elif kind == "math":  # the math ops of a transformer block (opset 20 for Gelu)
+    nodes = [
+        helper.make_node("Mul", ["x", "x"], ["sq"], name="square"),
+        helper.make_node("Sqrt", ["sq"], ["s"], name="sqrt1"),
+        helper.make_node("Div", ["x", "s"], ["n"], name="div1"),
+        helper.make_node("Div", ["n", "d"], ["k"], name="div_const"),
+        helper.make_node("Gelu", ["k"], ["g"], name="gelu_erf"),
+        helper.make_node("Gelu", ["g"], ["t"], name="gelu_tanh", approximate="tanh"),
+        helper.make_node("Exp", ["t"], ["e"], name="exp1"),
+        helper.make_node("Log", ["e"], ["l"], name="log1"),
+        helper.make_node("Tanh", ["l"], ["h"], name="tanh1"),
+        helper.make_node("Erf", ["h"], ["f"], name="erf1"),
+        helper.make_node("Neg", ["f"], ["m"], name="neg1"),
+        helper.make_node("Reciprocal", ["m"], ["r"], name="rec1"),
+        helper.make_node("Max", ["r", "x"], ["mx"], name="max1"),
+        helper.make_node("Min", ["mx", "x"], ["mn"], name="min1"),
+        helper.make_node("Pow", ["mn", "p"], ["y"], name="pow1"),
+    ]
+    inits = [numpy_helper.from_array(np.array(4.0, np.float32), "d"),
+             numpy_helper.from_array(np.array(2, np.int64), "p")]
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 8])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    graph = helper.make_graph(nodes, "math", [x], [y], inits)
 else:
     raise SystemExit(f"unknown kind {kind}")
 
-model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+opset = 20 if kind == "math" else 17
+model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
 onnx.save(model, out)
