@@ -218,6 +218,23 @@ _SPECS: dict[str, tuple[dict[str, int], tuple[int, int], tuple[int, int]]] = {
 }
 
 
+_UNARY: dict[str, str] = {
+    "Cos": "cos",
+    "Erf": "erf",
+    "Exp": "exp",
+    "Log": "log",
+    "Neg": "neg",
+    "Not": "logical_not",
+    "Reciprocal": "reciprocal",
+    "Relu": "relu",
+    "Sigmoid": "sigmoid",
+    "Sin": "sin",
+    "Sqrt": "sqrt",
+    "Tanh": "tanh",
+}
+"""ONNX ops of one input that map to one builder method of the same meaning."""
+
+
 class _Unsupported(Exception):
     """Why one node cannot be imported (collected; reported with every other such node)."""
 
@@ -255,6 +272,20 @@ class _Const:
 
 
 Value = Tensor | _Const
+
+
+def _axis(axis: int, rank: int) -> int:
+    """`axis` counted from 0, or why it does not name a dim of a rank-`rank` tensor."""
+    if not -rank <= axis < rank:
+        raise _Unsupported(f"axis {axis} is out of range for rank {rank}")
+    return axis % rank
+
+
+def _axes(axes: Sequence[int], rank: int) -> list[int]:
+    """`axes` counted from 0, or why one does not name a dim of a rank-`rank` tensor."""
+    if any(not -rank <= a < rank for a in axes):
+        raise _Unsupported(f"axes {list(axes)} are out of range for rank {rank}")
+    return [a % rank for a in axes]
 
 
 def _node_name(node: Any, index: int) -> str:
@@ -650,7 +681,11 @@ class _Importer:
         block = self.b.block
         before = block.last_op
         try:
-            results = getattr(self, "_op_" + node.op_type)(node, attrs)
+            if node.op_type in _UNARY:
+                method = getattr(self.b, _UNARY[node.op_type])
+                results = method(self._tensor(node, 0), name=self._out(node))
+            else:
+                results = getattr(self, "_op_" + node.op_type)(node, attrs)
         except GeError as e:
             raise _Unsupported(_strip_error(str(e)).replace("\n", " ")) from None
         op = before.next_op if before is not None else block.first_op
@@ -913,12 +948,6 @@ class _Importer:
         y = self.b.batch_norm(x4, scale, offset, mean, variance, epsilon=eps)
         return self.b.reshape(y, shape, name=self._out(node))
 
-    def _op_Relu(self, node: Any, attrs: dict[str, Any]) -> Tensor:
-        return self.b.relu(self._tensor(node, 0), name=self._out(node))
-
-    def _op_Sigmoid(self, node: Any, attrs: dict[str, Any]) -> Tensor:
-        return self.b.sigmoid(self._tensor(node, 0), name=self._out(node))
-
     def _op_LeakyRelu(self, node: Any, attrs: dict[str, Any]) -> Tensor:
         return self.b.leaky_relu(
             self._tensor(node, 0), attrs.get("alpha", 0.01), name=self._out(node)
@@ -1004,15 +1033,6 @@ class _Importer:
             )
         return self.b.pow(x, e, name=self._out(node))
 
-    def _op_Exp(self, node: Any, attrs: dict[str, Any]) -> Tensor:
-        return self.b.exp(self._tensor(node, 0), name=self._out(node))
-
-    def _op_Sin(self, node: Any, attrs: dict[str, Any]) -> Tensor:
-        return self.b.sin(self._tensor(node, 0), name=self._out(node))
-
-    def _op_Cos(self, node: Any, attrs: dict[str, Any]) -> Tensor:
-        return self.b.cos(self._tensor(node, 0), name=self._out(node))
-
     def _compare(self, node: Any, kind: str) -> Tensor:
         a, b = self._tensor(node, 0), self._tensor(node, 1)
         if a.element_type != b.element_type:
@@ -1034,9 +1054,6 @@ class _Importer:
     def _op_GreaterOrEqual(self, node: Any, attrs: dict[str, Any]) -> Tensor:
         return self._compare(node, "greater_equal")
 
-    def _op_Not(self, node: Any, attrs: dict[str, Any]) -> Tensor:
-        return self.b.logical_not(self._tensor(node, 0), name=self._out(node))
-
     def _op_And(self, node: Any, attrs: dict[str, Any]) -> Tensor:
         return self._binary(node, self.b.logical_and)
 
@@ -1046,24 +1063,6 @@ class _Importer:
     def _op_Where(self, node: Any, attrs: dict[str, Any]) -> Tensor:
         c, a, b = (self._tensor(node, i) for i in range(3))
         return self.b.where(c, a, b, name=self._out(node))
-
-    def _op_Log(self, node: Any, attrs: dict[str, Any]) -> Tensor:
-        return self.b.log(self._tensor(node, 0), name=self._out(node))
-
-    def _op_Tanh(self, node: Any, attrs: dict[str, Any]) -> Tensor:
-        return self.b.tanh(self._tensor(node, 0), name=self._out(node))
-
-    def _op_Erf(self, node: Any, attrs: dict[str, Any]) -> Tensor:
-        return self.b.erf(self._tensor(node, 0), name=self._out(node))
-
-    def _op_Sqrt(self, node: Any, attrs: dict[str, Any]) -> Tensor:
-        return self.b.sqrt(self._tensor(node, 0), name=self._out(node))
-
-    def _op_Neg(self, node: Any, attrs: dict[str, Any]) -> Tensor:
-        return self.b.neg(self._tensor(node, 0), name=self._out(node))
-
-    def _op_Reciprocal(self, node: Any, attrs: dict[str, Any]) -> Tensor:
-        return self.b.reciprocal(self._tensor(node, 0), name=self._out(node))
 
     def _check_Gelu(self, node: Any, attrs: dict[str, Any]) -> list[str]:
         reasons = []
@@ -1314,9 +1313,7 @@ class _Importer:
         data = self._required(node, 0)
         rank = len(data.shape)
         axis = attrs.get("axis", 0)
-        if not -rank <= axis < rank:
-            raise _Unsupported(f"axis {axis} is out of range for rank {rank}")
-        axis %= rank
+        axis = _axis(axis, rank)
         value = self._required(node, 1)
         if not isinstance(value, _Const):
             raise _Unsupported(f"non-constant indices '{node.input[1]}'")
@@ -1351,9 +1348,7 @@ class _Importer:
         steps = [1] * len(starts) if steps is None else steps
         if not len(starts) == len(ends) == len(axes) == len(steps):
             raise _Unsupported("starts, ends, axes and steps must have the same length")
-        if any(not -rank <= a < rank for a in axes):
-            raise _Unsupported(f"axes {axes} are out of range for rank {rank}")
-        axes = [a % rank for a in axes]
+        axes = _axes(axes, rank)
         if len(set(axes)) != len(axes):
             raise _Unsupported(f"axes {axes} repeat an axis")
         if any(s < 1 for s in steps):
@@ -1369,9 +1364,7 @@ class _Importer:
         data = self._required(node, 0)
         rank = len(data.shape)
         axis = attrs.get("axis", 0)
-        if not -rank <= axis < rank:
-            raise _Unsupported(f"axis {axis} is out of range for rank {rank}")
-        axis %= rank
+        axis = _axis(axis, rank)
         size = data.shape[axis]
         count = len(node.output)
         sizes = self._ints_input(node, 1, "split")
@@ -1415,9 +1408,7 @@ class _Importer:
         x = self._tensor(node, 0)
         rank = len(x.shape)
         axis = attrs.get("axis", 1 if self.opset < 13 else -1)
-        if not -rank <= axis < rank:
-            raise _Unsupported(f"axis {axis} is out of range for rank {rank}")
-        axis %= rank
+        axis = _axis(axis, rank)
         if self.opset >= 13 or axis == rank - 1:
             # Before opset 13 the input is coerced to 2-D at `axis`; on the last dim that is
             # one softmax over the last dim.
@@ -1450,9 +1441,7 @@ class _Importer:
             return self._op_Identity(node, attrs)
         x = self._tensor(node, 0)
         rank = len(x.shape)
-        if any(not -rank <= a < rank for a in axes):
-            raise _Unsupported(f"axes {axes} are out of range for rank {rank}")
-        if len({a % rank for a in axes}) != len(axes):
+        if len(set(_axes(axes, rank))) != len(axes):
             raise _Unsupported(f"axes {axes} name a dim twice")
         keepdims = attrs.get("keepdims", 1) != 0
         return self.b.reduce(kind, x, axes, keepdims, name=self._out(node))
