@@ -55,7 +55,8 @@ bytes are ranges of a root buffer (a view's offsets summed up to the root).  Eve
 tasks touching overlapping bytes, at least one writing, must be ordered (else a race).
 Every read, on bytes no unordered write touches, must see the value it means: the last
 write ordered before it must write the same value (else a clobber), a value being the
-view chain up to a workspace (a flat i8 allocation: the view directly on it) or the root
+view chain up to a workspace (a flat i8 allocation: the view directly on it) or up to a
+view a launch writes in the bytes of its own input (an in-place update), or the root
 buffer itself; bytes nothing wrote before the read are an uninitialized read, except an
 input's and a weight's, which hold their value from the start.
 """
@@ -204,13 +205,11 @@ class _Reader:
         self.index[v] = i
         return i
 
-    def view(self, op: Operation, workspaces: set[int]) -> None:
+    def view(self, op: Operation, workspaces: set[int], updated: set[SSAValue]) -> None:
         src = self.index[op.operands[0]]
         root, offset, _, value = self.extent[src]
-        on_workspace = src == root and root in workspaces
-        self.buffer(
-            op.results[0], root, offset + _prop_int(op, "offset"), None if on_workspace else value
-        )
+        own = (src == root and root in workspaces) or op.results[0] in updated
+        self.buffer(op.results[0], root, offset + _prop_int(op, "offset"), None if own else value)
 
     def accesses(self, reads: Sequence[SSAValue], writes: Sequence[SSAValue]) -> tuple[Access, ...]:
         out = []
@@ -242,6 +241,27 @@ class _Reader:
             self.tasks.append(HbTask(n, kind, stream, event, (), where, f"{kind} of event {event}"))
 
 
+def _updated_in_place(fn: func.FuncOp) -> set[SSAValue]:
+    """The views a launch writes while reading a buffer of the same root (an in-place
+    update, as scatter_update's): each holds a value of its own."""
+
+    from ge_dialect.ir.dialects import npu
+
+    def root(v: SSAValue) -> SSAValue:
+        while isinstance(v.owner, npu.ViewOp):
+            v = v.owner.source
+        return v
+
+    updated: set[SSAValue] = set()
+    for op in fn.body.block.ops:
+        if isinstance(op, npu.LaunchOp):
+            read = {root(v) for v in op.inputs}
+            updated.update(
+                v for v in op.outputs if isinstance(v.owner, npu.ViewOp) and root(v) in read
+            )
+    return updated
+
+
 def read_hb_program(fn: func.FuncOp) -> HbProgram:
     """The model's view of a verified `npu` program: its tasks and buffers."""
     reader = _Reader()
@@ -256,6 +276,7 @@ def read_hb_program(fn: func.FuncOp) -> HbProgram:
         if role == "input":
             reader.initial[i] = i
     workspaces: set[int] = set()
+    updated = _updated_in_place(fn)
     for op in fn.body.block.ops:
         if op.name in ("npu.alloc", "npu.weight"):
             i = reader.buffer(op.results[0], None, 0, None)
@@ -264,7 +285,7 @@ def read_hb_program(fn: func.FuncOp) -> HbProgram:
             elif _is_workspace(op):
                 workspaces.add(i)
         elif op.name == "npu.view":
-            reader.view(op, workspaces)
+            reader.view(op, workspaces, updated)
         elif op.name in ("npu.launch", "npu.copy", "npu.record", "npu.wait"):
             reader.task(op)
     return HbProgram(reader.tasks, reader.names, reader.initial)

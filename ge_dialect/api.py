@@ -60,7 +60,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-DEFAULT_PIPELINE = "canonicalize,cse,fuse,to-nc1hwc0,assign-streams"
+DEFAULT_PIPELINE = "canonicalize,cse,fuse,fuse-attention,fuse-mlp,to-nc1hwc0,assign-streams"
 """The optimisation part of the pipeline (lowering and planning follow): what
 `compile(module)` runs."""
 
@@ -208,8 +208,8 @@ def compile(
 
 
 def random_inputs(program: Program, seed: int = 0) -> dict[str, np.ndarray]:
-    """Seeded inputs for `program`: floats ~ U(-1, 1), integers in [-8, 8) (unsigned [0, 8)),
-    booleans fair, drawn in argument order."""
+    """Seeded inputs for `program`: floats ~ U(-1, 1), integers in [0, 2) (valid indices
+    and 0/1 masks), booleans fair, drawn in argument order."""
     from ge_dialect.sim import run
 
     return run.random_inputs(run.input_shapes(program), seed)

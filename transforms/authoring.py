@@ -19,7 +19,8 @@ op it replaces, and builds the replacement from what matched:
 
     FuseMatMulBias = pattern_pass("fuse-matmul-bias", [MatMulBias], summary="...")
 
-Matchers (`op`, `const`, `value`, and a bare string as `value(name)`) check an op's kind,
+Matchers (`op`, `const`, `value`, a bare string as `value(name)`, and `one_of` for
+alternatives: an optional op in a chain) check an op's kind,
 its operands (positionally, or by operand name; both orders of a `Commutative` op's two
 operands are tried), its properties (by name: a Python value, an attribute, None for
 "absent" or a predicate), the type of its result (`shape`, with `...` for any leading dims,
@@ -99,6 +100,7 @@ __all__ = [
     "Matcher",
     "Pattern",
     "const",
+    "one_of",
     "op",
     "pattern",
     "pattern_pass",
@@ -125,6 +127,13 @@ class Match:
         self.bound: dict[str, Operation | SSAValue] = {}
         self.dims: dict[str, int] = {}
         self.ops: list[Operation] = []
+        self.also: list[tuple[Operation, tuple[SSAValue, ...]]] = []
+
+    def replace(self, other: Operation, *values: SSAValue) -> None:
+        """From `rewrite`: also replace the results of `other`, an op after the root in its
+        block (a user the match looked ahead to), by `values` (the new ops' results, or
+        existing values), once the root is replaced."""
+        self.also.append((other, values))
 
     def __getattr__(self, name: str) -> Any:
         bound = self.__dict__.get("bound", {})
@@ -333,6 +342,22 @@ class OpMatcher(Matcher):
         return False
 
 
+class OneOfMatcher(Matcher):
+    """The first of several matchers that matches a value (see `one_of`)."""
+
+    def __init__(self, alternatives: tuple[Matcher, ...]):
+        super().__init__(None, None, None, None)
+        self.alternatives = alternatives
+
+    def match_value(self, v: SSAValue, m: Match) -> bool:
+        saved = m._save()
+        for alternative in self.alternatives:
+            if alternative.match_value(v, m):
+                return True
+            m._restore(saved)
+        return False
+
+
 def _property_ok(want: object, have: Attribute | None) -> bool:
     if want is None:
         return have is None
@@ -430,6 +455,22 @@ def _operand_names(kinds: Sequence[type[Operation] | str]) -> set[str]:
     return names
 
 
+def one_of(*alternatives: Matcher | str) -> OneOfMatcher:
+    """Matches a value with the first of `alternatives` that matches it, keeping only what
+    that one bound: an optional op in a chain is
+    `one_of(op(ge.IdentityOp, x, single_use=True), x)`.  The choice is final: a match that
+    fails later does not come back to try the next alternative, so put the more specific
+    ones first."""
+    if not alternatives:
+        raise ValueError("one_of needs at least one alternative")
+    return OneOfMatcher(
+        tuple(
+            ValueMatcher(a, None, None, None, None) if isinstance(a, str) else a
+            for a in alternatives
+        )
+    )
+
+
 def const(
     bind: str | None = None,
     *,
@@ -508,18 +549,45 @@ class Pattern(abc.ABC):
                 raise op_error(root, f"pattern '{self.name}' built no op")
             new_results = new_ops[-1].results
         self._check(root, new_ops, new_results)
+        self._check_also(root, m)
         label = root.attributes.get(stream.LABEL)
-        location = fused_location(m.ops)
+        location = fused_location([*m.ops, *(other for other, _ in m.also)])
         for new in new_ops:
             if label is not None and stream.LABEL not in new.attributes:
                 new.attributes[stream.LABEL] = label
             if isinstance(new.location, UnknownLoc):
                 new.location = location
         rewriter.replace(root, new_ops, list(new_results))
+        for other, values in m.also:
+            rewriter.replace(other, [], list(values))
         # the other matched ops the replacement left unused (users first), then the
         # constants and other producers left dead
         erase_dead(reversed(m.ops[:-1]), rewriter=rewriter)
         return True
+
+    def _check_also(self, root: Operation, m: Match) -> None:
+        """The ops `m.replace` names come after the root in its block, share its label
+        and get values of their results' types."""
+        block = root.parent_block()
+        assert block is not None
+        for other, values in m.also:
+            if other.parent_block() is not block or block.get_operation_index(
+                other
+            ) <= block.get_operation_index(root):
+                raise op_error(
+                    root, f"pattern '{self.name}' replaces '{other.name}', which is not after it"
+                )
+            if not same_label([root, other]):
+                raise op_error(
+                    root, f"pattern '{self.name}' replaces '{other.name}' on another stream label"
+                )
+            types = [v.type for v in values]
+            if types != [r.type for r in other.results]:
+                raise op_error(
+                    root,
+                    f"pattern '{self.name}' replaces '{other.name}' by values of types "
+                    f"{', '.join(map(str, types))}",
+                )
 
     def _check(
         self, root: Operation, new_ops: Sequence[Operation], results: Sequence[SSAValue]

@@ -11,6 +11,12 @@ with its logical type as `npu.type`.  In the body, in the function's op order:
   reshapes in place); any other `ge` op -> `npu.launch` of the kernel named after it,
   writing a fresh `npu.alloc` buffer of the result's physical shape, or the output
   argument directly when the value is returned once and nothing else returns it;
+- `ge.scatter_update` (the KV-cache write) -> a launch that reads the buffer it updates
+  and writes an `npu.view` of it, so the kernel moves only the update: the cache's own
+  buffer when nothing reads the old cache afterwards (`_in_place_updates`; a cache argument
+  whose update is returned becomes an *in-out* argument, `npu.input` and `npu.output` on
+  one buffer, and has no output buffer of its own), else a copy of the cache made just
+  before by an `npu.copy`;
 - `stream.record` / `stream.wait` -> `npu.record` / `npu.wait`, events numbered 0..n-1 in
   the order of their records;
 - a returned value that is not written by a launch (an argument, a weight, a view) or is
@@ -61,7 +67,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
 )
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import VerifyException
 
@@ -113,6 +119,74 @@ def _is_view(op: Operation) -> bool:
     return isinstance(op, VIEW_OPS) and all(
         _is_default_layout(v.type) for v in (op.operands[0], op.results[0])
     )
+
+
+def _shared_buffers(
+    ops: list[Operation],
+) -> tuple[dict[SSAValue, SSAValue], dict[SSAValue, list[SSAValue]]]:
+    """Each operand's buffer, named by the value that first has it (a view's result shares
+    its operand's), and each buffer's values."""
+    root: dict[SSAValue, SSAValue] = {}
+    members: dict[SSAValue, list[SSAValue]] = {}
+    for op in ops:
+        for value in op.operands:
+            if value not in root:
+                root[value] = value
+                members[value] = [value]
+        if _is_view(op):
+            root[op.results[0]] = root[op.operands[0]]
+            members[root[op.operands[0]]].append(op.results[0])
+    return root, members
+
+
+def _in_place_updates(
+    ops: list[Operation], returned: Counter[SSAValue]
+) -> tuple[set[Operation], dict[SSAValue, int]]:
+    """The `ge.scatter_update`s that write into their cache's own buffer, and the in-out
+    arguments among them (result -> the argument it updates).
+
+    Values share a buffer through views (`_is_view`).  An update may overwrite its cache's
+    buffer when nothing reads the old cache afterwards: every other use of a value in that
+    buffer is by an op earlier in the function on the update's stream (stream order then
+    runs it first), or is a view, and no value in that buffer is returned.  The buffer
+    must also be writable and hold only the cache: an activation (a launch's allocation)
+    whose update is not returned exactly once (such a result gets its own output buffer),
+    or an argument whose update is returned exactly once, which then becomes an in-out
+    argument (`npu.input` and `npu.output`: the graph's cache updated in place, as GE's
+    RefData).  Any other update (a constant's, an argument's whose result is used inside
+    the graph only, one followed by a read of the old cache) works on a copy."""
+    position = {op: i for i, op in enumerate(ops)}
+    root, members = _shared_buffers(ops)
+
+    def nothing_reads_after(op: ge.ScatterUpdateOp) -> bool:
+        on = stream.stream_of(op) or 0
+        for value in members[root[op.cache]]:
+            if returned[value]:
+                return False
+            for use in value.uses:
+                user = use.operation
+                if user is op or _is_view(user):
+                    continue
+                if (
+                    position.get(user, len(ops)) > position[op]
+                    or (stream.stream_of(user) or 0) != on
+                ):
+                    return False
+        return True
+
+    in_place: set[Operation] = set()
+    in_out: dict[SSAValue, int] = {}
+    for op in ops:
+        if not isinstance(op, ge.ScatterUpdateOp) or not nothing_reads_after(op):
+            continue
+        cache = root[op.cache]
+        if isinstance(cache, BlockArgument):
+            if returned[op.output] == 1:
+                in_place.add(op)
+                in_out[op.output] = cache.index
+        elif not isinstance(cache.owner, ge.ConstOp) and returned[op.output] != 1:
+            in_place.add(op)
+    return in_place, in_out
 
 
 def kernel_attrs(op: Operation) -> DictionaryAttr:
@@ -170,8 +244,13 @@ class _Lowering:
         _check_types(fn, in_types, "argument")
         _check_types(fn, out_types, "result")
         in_names, out_names = io_names(fn)
+        returned = Counter(ret.operands)
+        self.in_place, in_out = _in_place_updates(list(old.ops), returned)
+        kept = [k for k, value in enumerate(ret.operands) if value not in in_out]
 
-        block = Block(arg_types=[buffer_type(t) for t in [*in_types, *out_types]])
+        block = Block(
+            arg_types=[buffer_type(t) for t in in_types] + [buffer_type(out_types[k]) for k in kept]
+        )
         self.block = block
         self.buffers: dict[SSAValue, SSAValue] = {}
         self.stream_of_value: dict[SSAValue, int] = {}
@@ -180,11 +259,10 @@ class _Lowering:
             self.buffers[old_arg] = new_arg
             self.stream_of_value[old_arg] = 0
         outputs = block.args[len(in_types) :]
-        returned = Counter(ret.operands)
         # the output buffer a launch writes directly (a value returned exactly once)
         self.direct: dict[SSAValue, SSAValue] = {}
         self.copies: dict[SSAValue, list[SSAValue]] = {}
-        for value, out in zip(ret.operands, outputs, strict=True):
+        for value, out in zip([ret.operands[k] for k in kept], outputs, strict=True):
             out.name_hint = value.name_hint
             owner = value.owner
             if (
@@ -206,12 +284,20 @@ class _Lowering:
             self._lower(op)
         block.add_op(func.ReturnOp())
 
+        # an in-out argument: an input that also names the output its update returns
+        updated = {in_out[v]: out_names[k] for k, v in enumerate(ret.operands) if v in in_out}
         arg_attrs = [
-            DictionaryAttr({"npu.input": StringAttr(n), "npu.type": npu_type(t)})
-            for n, t in zip(in_names, in_types, strict=True)
+            DictionaryAttr(
+                {"npu.input": StringAttr(n)}
+                | ({"npu.output": StringAttr(updated[i])} if i in updated else {})
+                | {"npu.type": npu_type(t)}
+            )
+            for i, (n, t) in enumerate(zip(in_names, in_types, strict=True))
         ] + [
-            DictionaryAttr({"npu.output": StringAttr(n), "npu.type": npu_type(t)})
-            for n, t in zip(out_names, out_types, strict=True)
+            DictionaryAttr(
+                {"npu.output": StringAttr(out_names[k]), "npu.type": npu_type(out_types[k])}
+            )
+            for k in kept
         ]
         fn.body.detach_block(old)
         old.erase(safe_erase=False)
@@ -259,35 +345,67 @@ class _Lowering:
             wait = npu.WaitOp(self.events[op.event], task_stream)
             wait.location = op.location
             self.block.add_op(wait)
+        elif isinstance(op, ge.ScatterUpdateOp):
+            self._scatter_update(op, task_stream)
         elif op.name.startswith("ge."):
-            _check_types(op, [v.type for v in op.operands], "operand")
-            _check_types(op, [r.type for r in op.results], "result")
             outputs = []
             for result in op.results:
                 out = self.direct.get(result)
                 if out is None:
-                    alloc = npu.AllocOp(buffer_type(result.type))
-                    alloc.results[0].name_hint = result.name_hint
-                    self.block.add_op(alloc)
-                    out = alloc.results[0]
+                    out = self._alloc(result)
                 outputs.append(out)
-            launch = npu.LaunchOp(
-                op.name.removeprefix("ge."),
-                [self.buffers[v] for v in op.operands],
-                outputs,
-                stream=task_stream,
-                priority=_priority(op),
-                in_types=[npu_type(v.type) for v in op.operands],
-                out_types=[npu_type(r.type) for r in op.results],
-                cost=cost_attr(cost.op_cost(op)),
-                attrs=kernel_attrs(op),
-            )
-            launch.location = op.location
-            self.block.add_op(launch)
+            self._launch(op, [self.buffers[v] for v in op.operands], outputs, task_stream)
             for result, out in zip(op.results, outputs, strict=True):
                 self._define(result, out, task_stream)
         else:
             raise op_error(op, f"--lower-to-device cannot lower '{op.name}'")
+
+    def _alloc(self, result: SSAValue) -> SSAValue:
+        alloc = npu.AllocOp(buffer_type(result.type))
+        alloc.results[0].name_hint = result.name_hint
+        self.block.add_op(alloc)
+        return alloc.results[0]
+
+    def _launch(
+        self, op: Operation, inputs: list[SSAValue], outputs: list[SSAValue], task_stream: int
+    ) -> None:
+        _check_types(op, [v.type for v in op.operands], "operand")
+        _check_types(op, [r.type for r in op.results], "result")
+        launch = npu.LaunchOp(
+            op.name.removeprefix("ge."),
+            inputs,
+            outputs,
+            stream=task_stream,
+            priority=_priority(op),
+            in_types=[npu_type(v.type) for v in op.operands],
+            out_types=[npu_type(r.type) for r in op.results],
+            cost=cost_attr(cost.op_cost(op)),
+            attrs=kernel_attrs(op),
+        )
+        launch.location = op.location
+        self.block.add_op(launch)
+
+    def _scatter_update(self, op: ge.ScatterUpdateOp, task_stream: int) -> None:
+        """The launch reads the buffer it updates and writes a view of it (the kernel
+        writes only the update's positions there): the cache's own buffer when the update
+        is in place (`_in_place_updates`), else a copy of the cache, made by an `npu.copy`
+        just before into the output buffer (a result returned once) or a new allocation."""
+        _check_types(op, [v.type for v in op.operands], "operand")
+        cache = self.buffers[op.cache]
+        if op not in self.in_place:
+            target = self.direct.get(op.output) or self._alloc(op.output)
+            t = target.type
+            assert isinstance(t, MemRefType)
+            copy = npu.CopyOp(cache, target, task_stream, copy_cost(t))
+            copy.location = op.location
+            self.block.add_op(copy)
+            cache = target
+        view = npu.ViewOp(cache, 0, buffer_type(op.output.type))
+        view.results[0].name_hint = op.output.name_hint
+        self.block.add_op(view)
+        inputs = [cache, self.buffers[op.indices], self.buffers[op.update]]
+        self._launch(op, inputs, [view.results[0]], task_stream)
+        self._define(op.output, view.results[0], task_stream)
 
     def _define(self, value: SSAValue, buffer: SSAValue, on_stream: int) -> None:
         self.buffers[value] = buffer

@@ -14,6 +14,10 @@ of the same size) writes its output into its input's bytes when the input is an
 allocation of the same type, this launch is its last access, and every other access of
 it happens before this launch (so no other stream still reads it).
 
+A `scatter_update` is in place already: `--lower-to-device` makes its output a view of
+the buffer it updates, so the launch is one more access of that allocation (through its
+view), and the view stays a view of it once the allocation is placed in the workspace.
+
 **Offsets.**  Sizes are physical and rounded up to `alignment` (512 bytes, as GE).
 `ge_dialect.utils.offsets.assign_offsets` places the buffers given their conflicts.  Weights
 stay `npu.weight` (read-only, outside the workspace); graph inputs and outputs stay the

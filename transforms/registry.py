@@ -59,10 +59,28 @@ def _fuse() -> type[ModulePass]:
     return FusePass
 
 
+def _fuse_mlp() -> type[ModulePass]:
+    from transforms.fuse_mlp import FuseMlpPass
+
+    return FuseMlpPass
+
+
+def _fuse_attention() -> type[ModulePass]:
+    from transforms.fuse_attention import FuseAttentionPass
+
+    return FuseAttentionPass
+
+
 def _to_nc1hwc0() -> type[ModulePass]:
     from transforms.to_nc1hwc0 import ToNC1HWC0Pass
 
     return ToNC1HWC0Pass
+
+
+def _to_fractal_nz() -> type[ModulePass]:
+    from transforms.to_fractal_nz import ToFractalNZPass
+
+    return ToFractalNZPass
 
 
 def _assign_streams() -> type[ModulePass]:
@@ -100,7 +118,10 @@ BUILTIN: Mapping[str, PassFactory] = {
     "cse": _cse,
     "dce": _dce,
     "fuse": _fuse,
+    "fuse-attention": _fuse_attention,
+    "fuse-mlp": _fuse_mlp,
     "to-nc1hwc0": _to_nc1hwc0,
+    "to-fractal-nz": _to_fractal_nz,
     "assign-streams": _assign_streams,
     "lower-to-device": _lower_to_device,
     "plan-memory": _plan_memory,

@@ -482,14 +482,13 @@ def _reader_node(
     return SOURCE if layout.enters(op) else SINK
 
 
-class _Rewrite:
-    """Applies a `_Layout` to one function body."""
+class _Converter:
+    """Gives the values of one function body other types: converted constants, shared
+    trans_data, retyped results (the layout passes' rewrite machinery)."""
 
-    def __init__(self, fn: func.FuncOp, layout: _Layout, boundary: Boundary):
+    def __init__(self, fn: func.FuncOp):
         self.fn = fn
         self.block = fn.body.block
-        self.layout = layout
-        self.boundary = boundary
         self.converted: dict[tuple[SSAValue, Attribute], SSAValue] = {}
         self.original: dict[SSAValue, Attribute] = {}  # retyped value -> its type before
         self.inserted = 0  # trans_data created (for the pass statistics)
@@ -541,6 +540,15 @@ class _Rewrite:
             return
         new = Rewriter.replace_value_with_new_type(value, want)
         self.original[new] = value.type
+
+
+class _Rewrite(_Converter):
+    """Applies a `_Layout` to one function body."""
+
+    def __init__(self, fn: func.FuncOp, layout: _Layout, boundary: Boundary):
+        super().__init__(fn)
+        self.layout = layout
+        self.boundary = boundary
 
     def run(self) -> None:
         ops = block_ops(self.block)

@@ -568,6 +568,18 @@ class GraphBuilder:
         t = TensorType(data.element_type, shape)
         return self._emit(ge.GatherOp(data.value, indices.value, axis, t), name)
 
+    def scatter_update(
+        self, cache: Tensor, indices: Tensor, update: Tensor, axis: int, name: str | None = None
+    ) -> Tensor:
+        """GE's ScatterUpdate (TorchAir's `scatter_update_`): the cache with batch row b of
+        `update` written at positions indices[b] .. indices[b] + K - 1 along `axis`
+        (negative counts from the end; dim 0 is the batch); the result is the updated cache."""
+        axis = _axis(axis, len(cache.shape))
+        if axis == 0:
+            raise GeError("error: scatter_update axis must not be 0, the batch dim")
+        op = ge.ScatterUpdateOp(cache.value, indices.value, update.value, axis)
+        return self._emit(op, name)
+
     def slice(
         self,
         x: Tensor,
@@ -657,6 +669,104 @@ class GraphBuilder:
         """x * rsqrt(mean(x^2 over [axis, rank)) + epsilon) * weight."""
         a = _axis(axis, len(x.shape))
         return self._emit(ge.RmsNormOp(x.value, weight.value, a, epsilon), name)
+
+    def flash_attention(
+        self,
+        query: Tensor,
+        key: Tensor,
+        value: Tensor,
+        mask: Tensor | None = None,
+        scale: float | None = None,
+        causal: bool = False,
+        name: str | None = None,
+    ) -> Tensor:
+        """softmax(scale * query key^T + mask) value over [B, N, S, D] tensors (grouped
+        heads when key and value have fewer); `scale` defaults to 1/sqrt(D); an i1 mask
+        keeps where true, a float one is added (`ge.flash_attention`)."""
+        for t, what in ((query, "query"), (key, "key"), (value, "value")):
+            if len(t.shape) != 4:
+                raise GeError(f"error: flash_attention's {what} must have rank 4, got {t.type}")
+        b, n, sq, d = query.shape
+        if scale is None:
+            scale = 1.0 / math.sqrt(d)
+        result = TensorType(query.element_type, [b, n, sq, value.shape[3]])
+        op = ge.FlashAttentionOp(
+            query.value,
+            key.value,
+            value.value,
+            None if mask is None else mask.value,
+            scale,
+            result,
+            causal,
+        )
+        return self._emit(op, name)
+
+    def rotary_mul(self, x: Tensor, cos: Tensor, sin: Tensor, name: str | None = None) -> Tensor:
+        """x * cos + rotate_half(x) * sin along the last dim (`ge.rotary_mul`)."""
+        return self._emit(ge.RotaryMulOp(x.value, cos.value, sin.value), name)
+
+    def topk(
+        self,
+        x: Tensor,
+        k: int,
+        axis: int = -1,
+        largest: bool = True,
+        sorted: bool = True,
+        name: str | None = None,
+    ) -> tuple[Tensor, Tensor]:
+        """torch.topk / ONNX TopK: the values and i64 indices of the k largest (smallest)
+        elements along `axis` (ties to the lower index)."""
+        a = _axis(axis, len(x.shape))
+        (k,) = _ints([k], "k", 1)
+        if not 1 <= k <= x.shape[a]:
+            raise GeError(f"error: k {k} must be in [1, {x.shape[a]}] (the size of axis {a})")
+        return self._emit_all(ge.TopKOp(x.value, k, a, bool(largest), bool(sorted)), name)
+
+    def scatter_add(
+        self,
+        data: Tensor,
+        indices: Tensor,
+        updates: Tensor,
+        axis: int = 0,
+        name: str | None = None,
+    ) -> Tensor:
+        """ONNX ScatterElements with reduction add (ATen scatter_add) along `axis`."""
+        a = _axis(axis, len(data.shape))
+        return self._emit(ge.ScatterAddOp(data.value, indices.value, updates.value, a), name)
+
+    def swi_glu(self, x: Tensor, dim: int = -1, name: str | None = None) -> Tensor:
+        """GE's SwiGlu: silu(a) * b for x = [a | b] split in halves along `dim`."""
+        d = _axis(dim, len(x.shape))
+        if x.shape[d] % 2:
+            raise GeError(f"error: swi_glu: dim {d} has odd size {x.shape[d]}")
+        return self._emit(ge.SwiGluOp(x.value, d), name)
+
+    def moe_gating_top_k(
+        self,
+        logits: Tensor,
+        k: int,
+        norm: str = "softmax",
+        renorm: bool = False,
+        name: str | None = None,
+    ) -> tuple[Tensor, Tensor]:
+        """GE's MoeGatingTopK: softmax (or sigmoid) of the router's logits over the last
+        axis, the top k weights (renormalised to sum 1 with `renorm`) and i64 expert ids."""
+        (k,) = _ints([k], "k", 1)
+        experts = logits.shape[-1] if logits.shape else 0
+        if not 1 <= k <= experts:
+            raise GeError(f"error: k {k} must be in [1, {experts}] (the number of experts)")
+        if norm not in ge.GATING_NORMS:
+            raise GeError(f"error: norm must be 'softmax' or 'sigmoid', got {norm!r}")
+        return self._emit_all(ge.MoeGatingTopKOp(logits.value, k, norm, bool(renorm)), name)
+
+    def grouped_matmul(self, x: Tensor, weight: Tensor, name: str | None = None) -> Tensor:
+        """GE's GroupedMatmul, static form: x [E, T, K] @ weight [E, K, N] -> [E, T, N]."""
+        if len(x.shape) != 3 or len(weight.shape) != 3:
+            raise GeError(
+                f"error: grouped_matmul takes x [E, T, K] and weight [E, K, N], got shapes "
+                f"{list(x.shape)} and {list(weight.shape)}"
+            )
+        return self._emit(ge.GroupedMatmulOp(x.value, weight.value), name)
 
     def cast(
         self, x: Tensor, dtype: str | np.dtype | type | Attribute, name: str | None = None
@@ -767,6 +877,12 @@ class GraphBuilder:
     def _emit(self, op: Operation, name: str | None) -> Tensor:
         self._insert(op, name)
         return Tensor(self, op.results[0], name)
+
+    def _emit_all(self, op: Operation, name: str | None) -> tuple[Tensor, Tensor]:
+        """Inserts an op of two results (topk's values and indices); their handles."""
+        self._insert(op, name)
+        first, second = op.results
+        return Tensor(self, first, name), Tensor(self, second, name)
 
     def _broadcast_type(self, a: Tensor, b: Tensor) -> TensorType:
         shape = shapes.broadcast_shape(a.shape, b.shape)

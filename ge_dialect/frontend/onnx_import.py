@@ -14,7 +14,12 @@ read; the supported ops are
     ReduceMin (axes as the attribute or, from opset 13 for ReduceSum and 18 for the others,
     a constant input), LayerNormalization (opset 17+, only the Y output), Sin, Cos, Equal,
     Less, LessOrEqual, Greater, GreaterOrEqual (operands of one type; a BOOL result), Not,
-    And, Or, Where.
+    And, Or, Where, Unsqueeze, Squeeze, and of static shapes Shape, Size, ConstantOfShape,
+    Range.
+
+Graph inputs are FLOAT, FLOAT16, INT64, INT32 or BOOL (token ids, attention masks, token
+types); a Gather by computed indices (an embedding lookup of the ids) checks their range
+when it runs.
 
 Mapping decisions:
 
@@ -24,7 +29,12 @@ Mapping decisions:
 - Initializers and `Constant` outputs are numpy arrays until an op needs them as a value;
   then they become one `ge.const` each (located at the initializer's or Constant node's
   name).  Shape inputs (Reshape's shape, Clip's bounds, Div's divisor) are read at import.
-  Identity, Cast, Reshape, Flatten, Transpose and Concat of constants are folded.
+  Identity, Cast, Reshape, Flatten, Transpose, Concat, Gather, Slice, Split, Expand,
+  Unsqueeze and Squeeze of constants are folded, and so are Add, Sub, Mul, Div (integers
+  truncated toward zero), the comparisons, Not, And, Or and Where of constants (numpy, in
+  the operands' type), Shape and Size of any value, ConstantOfShape and Range: the masks
+  and position ids exporters build from shapes leave no op.  Cast turns a computed value
+  into FLOAT or FLOAT16 only (`ge.cast`); a constant into any graph type.
 - Div by a constant is a `ge.mul` by its reciprocal, by a computed value a `ge.div`; Pow
   with a constant exponent of another type (an INT64 2) takes it in the base's float type;
   Gemm folds `alpha`/`beta` into
@@ -74,8 +84,21 @@ _COMPUTE_DTYPES: dict[int, np.dtype] = {
 }
 _ONNX_TYPES = {dtype: elem_type for elem_type, dtype in _COMPUTE_DTYPES.items()}
 _ONNX_TYPES[dtypes.row("i1").numpy] = dtypes.row("i1").onnx or 9  # BOOL: comparison results
+_ONNX_TYPES[dtypes.row("i64").numpy] = dtypes.row("i64").onnx or 7  # INT64: TopK's indices
 _FLOAT_DTYPES = tuple(_COMPUTE_DTYPES.values())
 _INT_DTYPES = (dtypes.row("i64").numpy, dtypes.row("i32").numpy)
+_INPUT_DTYPES: dict[int, np.dtype] = {
+    row.onnx: row.numpy
+    for row in map(dtypes.row, (*dtypes.COMPUTE_FLOATS, "i64", "i32", "i1"))
+    if row.onnx is not None
+}
+"""The element types of graph inputs: floats, ids and masks (INT64, INT32, BOOL)."""
+_VALUE_DTYPES = tuple(_INPUT_DTYPES.values())
+"""The element types a constant may have when an op uses it as a value."""
+_CAST_DTYPES: dict[int, np.dtype] = {
+    row.onnx: row.numpy for row in map(dtypes.row, dtypes.GRAPH_TYPES) if row.onnx is not None
+}
+"""Cast's targets: the graph types (a computed value only to a float type)."""
 
 
 def _onnx_type_name(dtype: np.dtype) -> str:
@@ -189,6 +212,8 @@ _SPECS: dict[str, tuple[dict[str, int], tuple[int, int], tuple[int, int]]] = {
     "Slice": ({}, (3, 5), (1, 1)),
     "Split": ({"axis": _A_INT, "num_outputs": _A_INT}, (1, 2), (1, 1 << 30)),
     "Expand": ({}, (2, 2), (1, 1)),
+    "TopK": ({"axis": _A_INT, "largest": _A_INT, "sorted": _A_INT}, (2, 2), (2, 2)),
+    "ScatterElements": ({"axis": _A_INT, "reduction": _A_STRING}, (3, 3), (1, 1)),
     "Softmax": ({"axis": _A_INT}, (1, 1), (1, 1)),
     "ReduceSum": _REDUCE_SPEC,
     "ReduceMean": _REDUCE_SPEC,
@@ -215,7 +240,57 @@ _SPECS: dict[str, tuple[dict[str, int], tuple[int, int], tuple[int, int]]] = {
         (1, 1),
     ),
     "Cast": ({"to": _A_INT, "saturate": _A_INT}, (1, 1), (1, 1)),
+    "Shape": ({"start": _A_INT, "end": _A_INT}, (1, 1), (1, 1)),
+    "Size": ({}, (1, 1), (1, 1)),
+    "ConstantOfShape": ({"value": _A_TENSOR}, (1, 1), (1, 1)),
+    "Range": ({}, (3, 3), (1, 1)),
+    "Unsqueeze": ({"axes": _A_INTS}, (1, 2), (1, 1)),
+    "Squeeze": ({"axes": _A_INTS}, (1, 2), (1, 1)),
 }
+
+
+def _integer_div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Integer Div as ONNX (C) computes it: the quotient truncated toward zero."""
+    if np.any(b == 0):
+        raise _Unsupported("integer division by zero in constants")
+    q = a // b
+    return np.where((q < 0) & (q * b != a), q + 1, q).astype(np.result_type(a, b))
+
+
+def _div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return _integer_div(a, b) if a.dtype.kind in "iu" else np.true_divide(a, b)
+
+
+FOLD_LIMIT = 1 << 24
+"""The most elements a folded Range, ConstantOfShape or op of constants may hold."""
+
+
+def _check_fold_size(shape: Sequence[int]) -> None:
+    if math.prod(shape) > FOLD_LIMIT:
+        raise _Unsupported(
+            f"folding would make {math.prod(shape)} elements {_shape_str(shape)} (at most "
+            f"{FOLD_LIMIT} are folded)"
+        )
+
+
+_FOLDS: dict[str, Callable[..., np.ndarray]] = {
+    "Add": np.add,
+    "Sub": np.subtract,
+    "Mul": np.multiply,
+    "Div": _div,
+    "Equal": np.equal,
+    "Less": np.less,
+    "LessOrEqual": np.less_equal,
+    "Greater": np.greater,
+    "GreaterOrEqual": np.greater_equal,
+    "And": np.logical_and,
+    "Or": np.logical_or,
+    "Not": np.logical_not,
+    "Where": np.where,
+}
+"""Ops folded with numpy when every input is a constant (the masks Hugging Face exports
+build from shapes); operands of one element type, as ONNX requires (Where: its two
+values)."""
 
 
 _UNARY: dict[str, str] = {
@@ -580,11 +655,11 @@ class _Importer:
         if vi.type.WhichOneof("value") != "tensor_type":
             raise self.error(f"input '{name}' is not a tensor")
         tt = vi.type.tensor_type
-        dtype = _COMPUTE_DTYPES.get(tt.elem_type)
+        dtype = _INPUT_DTYPES.get(tt.elem_type)
         if dtype is None:
             raise self.error(
-                f"input '{name}' has element type {self._type_name(tt.elem_type)}; only FLOAT "
-                "and FLOAT16 inputs are supported"
+                f"input '{name}' has element type {self._type_name(tt.elem_type)}; only FLOAT, "
+                "FLOAT16, INT64, INT32 and BOOL inputs are supported"
             )
         dims: list[int | str | None] | None = None
         if tt.HasField("shape"):
@@ -680,8 +755,13 @@ class _Importer:
         self.node_name = node_name
         block = self.b.block
         before = block.last_op
+        results: Any
         try:
-            if node.op_type in _UNARY:
+            if node.op_type in _FOLDS and all(
+                isinstance(self.env.get(i), _Const) for i in node.input
+            ):
+                results = self._fold(node)
+            elif node.op_type in _UNARY:
                 method = getattr(self.b, _UNARY[node.op_type])
                 results = method(self._tensor(node, 0), name=self._out(node))
             else:
@@ -764,11 +844,11 @@ class _Importer:
             return value
         if value.tensor is None:
             array = value.array(self.onnx)
-            if array.dtype not in _FLOAT_DTYPES:
+            if array.dtype not in _VALUE_DTYPES:
                 raise _Unsupported(
                     f"constant '{name}' of type {_onnx_type_name(array.dtype)} "
-                    "is used as a value (only FLOAT and FLOAT16 tensors are computed; INT64 only "
-                    "as constant shapes)"
+                    "is used as a value (only FLOAT, FLOAT16, INT64, INT32 and BOOL tensors are "
+                    "computed)"
                 )
             value.tensor = self._new_const(array, name, value.origin)
         return value.tensor
@@ -792,7 +872,27 @@ class _Importer:
         return node.output[index] if index < len(node.output) and node.output[index] else None
 
     def _folded(self, array: np.ndarray) -> _Const:
-        return _Const(np.ascontiguousarray(array), self.node_name)
+        return _Const(np.asarray(array, order="C"), self.node_name)  # a 0-d array stays 0-d
+
+    def _fold(self, node: Any) -> _Const:
+        """A `_FOLDS` node of constants, computed with numpy in the operands' type."""
+        arrays = [self._constant(node, i, "operand") for i in range(len(node.input))]
+        typed = arrays[1:] if node.op_type == "Where" else arrays
+        if node.op_type in ("And", "Or", "Not", "Where") and arrays[0].dtype != np.bool_:
+            raise _Unsupported(f"{node.op_type} of a {_onnx_type_name(arrays[0].dtype)} constant")
+        if len({a.dtype for a in typed}) > 1:
+            kinds = " and ".join(_onnx_type_name(a.dtype) for a in typed)
+            raise _Unsupported(f"{node.op_type} of constants of types {kinds}")
+        try:
+            _check_fold_size(np.broadcast_shapes(*(a.shape for a in arrays)))
+        except ValueError:
+            shown = ", ".join(_shape_str(a.shape) for a in arrays)
+            raise _Unsupported(f"constants of shapes {shown} do not broadcast") from None
+        with np.errstate(all="ignore"):
+            result = np.asarray(_FOLDS[node.op_type](*arrays))
+        if node.op_type not in ("Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual"):
+            result = result.astype(typed[0].dtype, copy=False)
+        return self._folded(result)
 
     # ---- static checks -------------------------------------------------------------------
 
@@ -858,8 +958,8 @@ class _Importer:
     def _check_Cast(self, node: Any, attrs: dict[str, Any]) -> list[str]:
         if "to" not in attrs:
             return ["missing attribute 'to'"]
-        if attrs["to"] not in _COMPUTE_DTYPES:
-            return [f"Cast to {self._type_name(attrs['to'])} (only FLOAT and FLOAT16)"]
+        if attrs["to"] not in _CAST_DTYPES:
+            return [f"Cast to {self._type_name(attrs['to'])} (not a graph type)"]
         return []
 
     def _check_Reshape(self, node: Any, attrs: dict[str, Any]) -> list[str]:
@@ -1315,8 +1415,10 @@ class _Importer:
         axis = attrs.get("axis", 0)
         axis = _axis(axis, rank)
         value = self._required(node, 1)
-        if not isinstance(value, _Const):
-            raise _Unsupported(f"non-constant indices '{node.input[1]}'")
+        if not isinstance(value, _Const):  # computed indices (token ids): checked when run
+            if _dtype(value) not in _INT_DTYPES:
+                raise _Unsupported(f"indices must be INT64 or INT32, got {value.element_type}")
+            return self.b.gather(self._tensor(node, 0), value, axis, name=self._out(node))
         indices = value.array(self.onnx)
         if indices.dtype not in _INT_DTYPES:
             raise _Unsupported(
@@ -1403,6 +1505,43 @@ class _Importer:
                 raise _Unsupported(f"cannot expand {_shape_str(array.shape)} to {shape}") from None
             return self._folded(np.broadcast_to(array, target))
         return self.b.expand(data, shape, name=self._out(node))
+
+    def _op_TopK(self, node: Any, attrs: dict[str, Any]) -> list[Value]:
+        x = self._tensor(node, 0)
+        axis = _axis(attrs.get("axis", -1), len(x.shape))
+        k = self._ints_input(node, 1, "K")
+        if k is None or len(k) != 1:
+            raise _Unsupported(f"K must hold one value, got {k}")
+        if not 1 <= k[0] <= x.shape[axis]:
+            raise _Unsupported(f"K {k[0]} is not in [1, {x.shape[axis]}] (the size of axis {axis})")
+        values, indices = self.b.topk(
+            x,
+            k[0],
+            axis,
+            bool(attrs.get("largest", 1)),
+            bool(attrs.get("sorted", 1)),
+            name=self._out(node),
+        )
+        return [values, indices]
+
+    def _op_ScatterElements(self, node: Any, attrs: dict[str, Any]) -> Tensor:
+        reduction = attrs.get("reduction", "none")
+        if reduction != "add":
+            raise _Unsupported(f"reduction '{reduction}' (only 'add' is supported)")
+        data = self._tensor(node, 0)
+        value = self._required(node, 1)
+        if isinstance(value, _Const):
+            if value.tensor is None:
+                indices = value.array(self.onnx)
+                if indices.dtype not in _INT_DTYPES:
+                    raise _Unsupported(
+                        f"indices must be INT64 or INT32, got {_onnx_type_name(indices.dtype)}"
+                    )
+                value.tensor = self._new_const(indices, node.input[1], value.origin)
+            value = value.tensor
+        axis = _axis(attrs.get("axis", 0), len(data.shape))
+        updates = self._tensor(node, 2)
+        return self.b.scatter_add(data, value, updates, axis, name=self._out(node))
 
     def _op_Softmax(self, node: Any, attrs: dict[str, Any]) -> Tensor:
         x = self._tensor(node, 0)
@@ -1506,7 +1645,7 @@ class _Importer:
         return self._folded(array)
 
     def _op_Cast(self, node: Any, attrs: dict[str, Any]) -> Value:
-        dtype = _COMPUTE_DTYPES[attrs["to"]]
+        dtype = _CAST_DTYPES[attrs["to"]]
         value = self._required(node, 0)
         if isinstance(value, _Const):
             array = value.array(self.onnx)
@@ -1517,9 +1656,92 @@ class _Importer:
         x = self._tensor(node, 0)
         if dtypes.np_dtype(x.element_type) == dtype:
             return self.b.identity(x, name=self._out(node))
-        if not dtypes.is_float(x.element_type):
-            raise _Unsupported(f"Cast from {x.element_type}")
+        if dtype not in _FLOAT_DTYPES:
+            raise _Unsupported(
+                f"Cast to {self._type_name(attrs['to'])} of a computed value (only to FLOAT and "
+                "FLOAT16)"
+            )
         return self.b.cast(x, dtype, name=self._out(node))
+
+    # ---- shapes and masks: folded at import (static shapes) ----------------------------------
+
+    def _op_Shape(self, node: Any, attrs: dict[str, Any]) -> _Const:
+        """The (static) shape of any value, `start:end` as a Python slice (opset 15)."""
+        shape = self._required(node, 0).shape
+        part = shape[attrs.get("start", 0) : attrs.get("end", len(shape))]
+        return self._folded(np.asarray(part, np.int64))
+
+    def _op_Size(self, node: Any, attrs: dict[str, Any]) -> _Const:
+        return self._folded(np.asarray(math.prod(self._required(node, 0).shape), np.int64))
+
+    def _op_ConstantOfShape(self, node: Any, attrs: dict[str, Any]) -> _Const:
+        shape = self._ints_input(node, 0, "shape")
+        assert shape is not None  # a required input
+        if any(d < 0 for d in shape):
+            raise _Unsupported(f"shape {shape} has a negative dim")
+        fill = np.zeros(1, np.float32)
+        if "value" in attrs:
+            try:
+                fill = self.onnx.numpy_helper.to_array(attrs["value"])
+            except Exception as e:
+                raise _Unsupported(f"malformed value ({_one_line(e)})") from None
+            if fill.size != 1 or fill.dtype not in _CAST_DTYPES.values():
+                raise _Unsupported(
+                    f"value must be one element of a graph type, got {fill.size} of "
+                    f"{_onnx_type_name(fill.dtype)}"
+                )
+        _check_fold_size(shape)
+        return self._folded(np.full(shape, fill.reshape(()), fill.dtype))
+
+    def _op_Range(self, node: Any, attrs: dict[str, Any]) -> _Const:
+        start, limit, delta = (self._constant(node, i, "operand") for i in range(3))
+        if any(a.size != 1 for a in (start, limit, delta)):
+            raise _Unsupported("start, limit and delta must be scalars")
+        if len({start.dtype, limit.dtype, delta.dtype}) > 1:
+            raise _Unsupported("start, limit and delta of different types")
+        first, last, step = start.item(), limit.item(), delta.item()
+        if step == 0 or not all(math.isfinite(v) for v in (first, last, step)):
+            raise _Unsupported(f"Range({first}, {last}, {step})")
+        _check_fold_size([max(math.ceil((last - first) / step), 0)])
+        return self._folded(np.arange(first, last, step).astype(start.dtype))
+
+    def _squeeze_axes(self, node: Any, attrs: dict[str, Any]) -> list[int] | None:
+        """Unsqueeze's/Squeeze's axes as given: the attribute before opset 13, the input
+        after (None when omitted)."""
+        if self.opset < 13:
+            return attrs.get("axes")
+        if "axes" in attrs:
+            raise _Unsupported(f"attribute 'axes' in opset {self.opset} (axes is an input)")
+        return self._ints_input(node, 1, "axes")
+
+    def _op_Unsqueeze(self, node: Any, attrs: dict[str, Any]) -> Value:
+        data = self._required(node, 0)
+        given = self._squeeze_axes(node, attrs)
+        if given is None:
+            raise _Unsupported("Unsqueeze without axes")
+        rank = len(data.shape) + len(given)
+        axes = _axes(given, rank)
+        if len(set(axes)) != len(axes):
+            raise _Unsupported(f"axes {given} repeat an axis")
+        dims = iter(data.shape)
+        shape = [1 if i in axes else next(dims) for i in range(rank)]
+        return self._reshaped(node, data, shape)
+
+    def _op_Squeeze(self, node: Any, attrs: dict[str, Any]) -> Value:
+        data = self._required(node, 0)
+        given = self._squeeze_axes(node, attrs)
+        if given is None:
+            axes = [i for i, d in enumerate(data.shape) if d == 1]
+        else:
+            axes = _axes(given, len(data.shape))
+        if any(data.shape[a] != 1 for a in axes):
+            raise _Unsupported(f"axes {axes} of shape {_shape_str(data.shape)} are not all 1")
+        return self._reshaped(node, data, [d for i, d in enumerate(data.shape) if i not in axes])
+
+    def _reshaped(self, node: Any, data: Value, shape: list[int]) -> Value:
+        if isinstance(data, _Const):
+            return self._folded(data.array(self.onnx).reshape(shape))
+        return self.b.reshape(data, shape, name=self._out(node))
 
 
 def _dtype(t: Tensor) -> np.dtype:

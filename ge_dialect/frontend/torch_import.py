@@ -5,7 +5,10 @@
 
 `import_torch` exports the module with `torch.export` (static shapes, the example inputs'),
 decomposes it to core ATen and converts the graph through the `GraphBuilder`; parameters
-and buffers become `ge.const`s (their values at import: the graph is for inference).
+and buffers become `ge.const`s (their values at import: the graph is for inference),
+except a buffer the graph writes (a KV cache: `cache[:, :, pos] = new`, `index_copy_`, a
+static slice assignment, each a `ge.scatter_update`), which is state: an input named
+after the buffer, and its new value an output named `<buffer>_new`.
 `FxConverter` is the conversion itself, shared with the `torch.compile` backend
 (`ge_dialect.torchair`), which traces Dynamo's graph to ATen with `make_fx`.
 
@@ -50,7 +53,7 @@ import torch.fx
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
 
 from ge_dialect.frontend.builder import GraphBuilder, Tensor
-from ge_dialect.utils import dtypes
+from ge_dialect.utils import dtypes, shapes
 from ge_dialect.utils.errors import GeError
 
 SCOPE_NAMESPACE = "ge_scope"
@@ -624,8 +627,13 @@ def _binary(kind: str) -> Handler:
         if not isinstance(a, torch.fx.Node):  # a number first: 2 - x, 2 * x
             if kind in ("add", "mul", "maximum", "minimum"):
                 a, b = b, a
+            elif alpha == 1:  # 1.0 - mask: the number in the tensor's type
+                bt = c.t(b)
+                at = c.scalar_like(a, bt)
+                _check_same_dtype(node, at, bt)
+                return getattr(c.b, kind)(at, bt, name=c.name(node))
             else:
-                raise _Unsupported(f"a number as the first operand of {kind}")
+                raise _Unsupported(f"a number as the first operand of {kind} with alpha {alpha}")
         at = c.t(a)
         if kind == "div" and not isinstance(b, torch.fx.Node) and b != 0:
             bt = c.scalar_like(1.0 / b, at)  # x / 0 stays a division: inf, -inf or NaN
@@ -838,6 +846,16 @@ def _sum(c, node, x, dims=None, keepdim=False, dtype=None) -> Tensor:
     return c.b.reduce("sum", xt, _reduce_dims(dims), bool(keepdim), name=c.name(node))
 
 
+def _extra_outputs_used(node: torch.fx.Node) -> list[torch.fx.Node]:
+    """The users of `node` that read a result other than its first (a getitem of one that
+    nothing reads, as `make_fx` leaves, is no use)."""
+    return [
+        user
+        for user in node.users
+        if user.target is not operator.getitem or (user.args[1] != 0 and user.users)
+    ]
+
+
 def _extremum(kind: str) -> Handler:
     """amax/amin (values over dims), max/min.default (over every dim) and max/min.dim
     (values and indices: only the values are converted, a use of the indices is refused)."""
@@ -846,12 +864,11 @@ def _extremum(kind: str) -> Handler:
         xt = c.t(x)
         with_indices = _op_name(node.target).endswith(".dim")
         if with_indices:
-            for user in node.users:
-                if user.target is not operator.getitem or user.args[1] != 0:
-                    raise _Unsupported(
-                        f"its indices are used by '{user.name}' (only the values of "
-                        f"{kind}.dim are supported: use amax/amin)"
-                    )
+            for user in _extra_outputs_used(node):
+                raise _Unsupported(
+                    f"its indices are used by '{user.name}' (only the values of "
+                    f"{kind}.dim are supported: use amax/amin)"
+                )
         y = c.b.reduce(kind, xt, _reduce_dims(dims), bool(keepdim), name=c.name(node))
         return (y, None) if with_indices else y
 
@@ -890,11 +907,10 @@ def _layer_norm(c, node, x, normalized_shape, weight=None, bias=None, eps=1e-5, 
 def _native_layer_norm(c, node, x, normalized_shape, weight, bias, eps) -> Value:
     """Only output 0 (the normalised tensor) is converted: a use of the mean or the rstd
     is refused."""
-    for user in node.users:
-        if user.target is not operator.getitem or user.args[1] != 0:
-            raise _Unsupported(
-                f"its mean or rstd output is used by '{user.name}' (only output 0 is supported)"
-            )
+    for user in _extra_outputs_used(node):
+        raise _Unsupported(
+            f"its mean or rstd output is used by '{user.name}' (only output 0 is supported)"
+        )
     y = _layer_norm(c, node, x, normalized_shape, weight, bias, eps)
     return (y, None, None)
 
@@ -904,6 +920,19 @@ def _cat(c, node, tensors, dim=0) -> Tensor:
     ts = [c.t(t) for t in tensors]
     _check_same_dtype(node, *ts)
     return c.b.concat(ts, dim, name=c.name(node))
+
+
+@_handles("aten.stack")
+def _stack(c, node, tensors, dim=0) -> Tensor:
+    """Each tensor with a new dim of size 1 at `dim` (a reshape), concatenated along it."""
+    ts = [c.t(t) for t in tensors]
+    _check_same_dtype(node, *ts)
+    rank = len(ts[0].shape) + 1
+    if not -rank <= dim < rank:
+        raise _Unsupported(f"dim {dim} is out of range for rank {rank}")
+    d = dim % rank
+    pieces = [c.b.reshape(t, [*t.shape[:d], 1, *t.shape[d:]]) for t in ts]
+    return c.b.concat(pieces, d, name=c.name(node))
 
 
 def _reshape_to_meta(c: FxConverter, node, x, *rest, **kwargs) -> Tensor:
@@ -966,6 +995,82 @@ def _softmax(c, node, x, dim, half_to_float_or_dtype=None) -> Tensor:
     if half_to_float_or_dtype not in (None, False):
         raise _Unsupported(f"softmax with a dtype change ({half_to_float_or_dtype})")
     return c.b.softmax(xt, dim, name=c.name(node))
+
+
+@_handles("aten.topk")
+def _topk(c, node, x, k, dim=-1, largest=True, sorted=True) -> Value:
+    """`ge.topk`: the values and i64 indices (ties go to the lower index, ONNX's rule; torch
+    leaves their order unspecified)."""
+    return c.b.topk(c.t(x), int(k), dim, bool(largest), bool(sorted), name=c.name(node))
+
+
+@_handles("aten.scatter_add")
+def _scatter_add(c, node, x, dim, index, src) -> Tensor:
+    xt, src_t = c.t(x), c.t(src)
+    _check_same_dtype(node, xt, src_t)
+    if list(src_t.shape) != list(c.t(index).shape):
+        raise _Unsupported(
+            f"src of shape {list(src_t.shape)} and index of shape {list(c.t(index).shape)} "
+            "differ (only the part of src the index covers would be read)"
+        )
+    return c.b.scatter_add(xt, c.t(index), src_t, dim, name=c.name(node))
+
+
+@_handles("aten.scaled_dot_product_attention")
+def _sdpa(
+    c,
+    node,
+    query,
+    key,
+    value,
+    attn_mask=None,
+    dropout_p=0.0,
+    is_causal=False,
+    scale=None,
+    enable_gqa=False,
+) -> Tensor:
+    """`scaled_dot_product_attention` -> `ge.flash_attention` (TorchAir maps it to
+    FlashAttentionScore).  PyTorch's `is_causal` aligns the mask top-left: it is the
+    op's `causal` when Sq == Skv, else an i1 constant mask."""
+    qt, kt, vt = c.t(query), c.t(key), c.t(value)
+    if dropout_p:
+        raise _Unsupported(f"dropout_p={dropout_p} (inference only: 0)")
+    for t, what in ((qt, "query"), (kt, "key"), (vt, "value")):
+        if len(t.shape) != 4:
+            raise _Unsupported(f"a {what} of rank {len(t.shape)} (only [B, N, S, D])")
+    _check_same_dtype(node, qt, kt, vt)
+    n, nkv = qt.shape[1], kt.shape[1]
+    if n != nkv and not (enable_gqa and n % nkv == 0):
+        raise _Unsupported(f"{n} query heads for {nkv} key heads (enable_gqa={enable_gqa})")
+    sq, skv = qt.shape[2], kt.shape[2]
+    mask = None
+    if attn_mask is not None:
+        if is_causal:
+            raise _Unsupported("both attn_mask and is_causal")
+        mask = c.t(attn_mask)
+        kind = dtypes.type_name(mask.element_type)
+        if kind != "i1" and mask.element_type != qt.element_type:
+            raise _Unsupported(f"a {kind} attn_mask for a {qt.element_type} query")
+        scores = (qt.shape[0], n, sq, skv)
+        if len(mask.shape) > 4 or shapes.broadcast_shape(mask.shape, scores) != scores:
+            raise _Unsupported(
+                f"an attn_mask of shape {list(mask.shape)} for scores {list(scores)}"
+            )
+    causal = bool(is_causal)
+    if causal and sq != skv:
+        mask, causal = c.b.const(np.tril(np.ones((sq, skv), dtype=np.bool_))), False
+    scale = None if scale is None else float(scale)
+    return c.b.flash_attention(qt, kt, vt, mask, scale, causal, name=c.name(node))
+
+
+@_handles("aten._scaled_dot_product_flash_attention_for_cpu")
+def _sdpa_for_cpu(
+    c, node, query, key, value, dropout_p=0.0, is_causal=False, attn_mask=None, scale=None
+) -> tuple:
+    """What `make_fx` traces `scaled_dot_product_attention` to on a CPU (the TorchAir
+    backend): its output; a use of its logsumexp is refused (by `getitem`)."""
+    y = _sdpa(c, node, query, key, value, attn_mask, dropout_p, is_causal, scale)
+    return (y, None)
 
 
 @_handles("aten.clone")
@@ -1088,6 +1193,8 @@ def _cast(c: FxConverter, node, x, dtype) -> Tensor:
     target = numpy_dtype(dtype, f"the cast '{node.name}'")
     if dtypes.np_dtype(xt.element_type) == target:
         return Tensor(c.b, xt.value, c.name(node))
+    if target == np.bool_:  # a mask: x != 0
+        return c.b.compare("not_equal", xt, c.scalar_like(0, xt), name=c.name(node))
     return c.b.cast(xt, target, name=c.name(node))
 
 
@@ -1103,13 +1210,97 @@ def _type_as(c, node, x, other) -> Tensor:
     return _cast(c, node, x, _meta_dtype(other) if isinstance(other, torch.fx.Node) else None)
 
 
+# ---- KV cache writes: ge.scatter_update --------------------------------------------------------
+
+
+def _cache_update(c: FxConverter, node, cache: Tensor, pos: Tensor, values: Tensor, axis: int):
+    """`cache` with `values` written at the one position `pos` (an integer tensor of one
+    element) along `axis` for every batch row: `ge.scatter_update` with the position
+    broadcast to the batch and `values` reshaped to one position (torch lets them drop or
+    add dims of size 1)."""
+    if axis == 0:
+        raise _Unsupported("a write along the batch dim 0 (positions are per batch row)")
+    if list(pos.shape) != [1] or dtypes.type_name(pos.element_type) not in ("i32", "i64"):
+        raise _Unsupported(
+            f"positions of shape {list(pos.shape)} and type {pos.element_type} (one i32 or "
+            "i64 position, as a decode step writes)"
+        )
+    target = [*cache.shape[:axis], 1, *cache.shape[axis + 1 :]]  # one position
+    if [d for d in values.shape if d != 1] != [d for d in target if d != 1]:
+        raise _Unsupported(f"values of shape {list(values.shape)} for positions {target}")
+    if values.element_type != cache.element_type:
+        raise _Unsupported(f"{values.element_type} values for a {cache.element_type} cache")
+    if list(values.shape) != target:
+        values = c.b.reshape(values, target)
+    batch = cache.shape[0]
+    positions = pos if batch == 1 else c.b.expand(pos, [batch])
+    return c.b.scatter_update(cache, positions, values, axis, name=c.name(node))
+
+
+@_handles("aten.index_put")
+def _index_put(c, node, x, indices, values, accumulate=False) -> Tensor:
+    """`cache[:, :, pos] = new` (and `index_copy_`, which torch.export decomposes to this):
+    one index tensor after full slices (None), one position -> `ge.scatter_update`."""
+    if accumulate:
+        raise _Unsupported("accumulate=True (index_put_ that adds)")
+    given = [i for i, index in enumerate(indices) if index is not None]
+    if len(given) != 1 or given[0] != len(indices) - 1:
+        raise _Unsupported("indices other than full slices then one index tensor")
+    return _cache_update(c, node, c.t(x), c.t(indices[-1]), c.t(values), given[0])
+
+
+@_handles("aten.index_copy")
+def _index_copy(c, node, x, dim, index, source) -> Tensor:
+    """`cache.index_copy(dim, pos, new)` with one position -> `ge.scatter_update`."""
+    xt = c.t(x)
+    return _cache_update(c, node, xt, c.t(index), c.t(source), _axis_of(dim, len(xt.shape)))
+
+
+@_handles("aten.slice_scatter")
+def _slice_scatter(c, node, x, src, dim=0, start=None, end=None, step=1) -> Tensor:
+    """`cache[:, :, p:p + k] = new` with a static p: `ge.scatter_update` at the constant
+    position p of every batch row."""
+    xt, st = c.t(x), c.t(src)
+    axis = _axis_of(dim, len(xt.shape))
+    size = xt.shape[axis]
+    first = range(size)[slice(start, end, step)]
+    if step != 1 or not first:
+        raise _Unsupported(f"a slice {start}:{end}:{step} (only step 1, not empty)")
+    if axis == 0:
+        raise _Unsupported("a write along the batch dim 0 (positions are per batch row)")
+    positions = c.b.const(np.full(xt.shape[0], first[0], dtype=np.int64))
+    return c.b.scatter_update(xt, positions, st, axis, name=c.name(node))
+
+
+@_handles("aten.copy")
+def _copy(c, node, x, src, non_blocking=False) -> Tensor:
+    """`x.copy_(src)` as a value: `src` broadcast to `x`'s shape in `x`'s dtype."""
+    xt, st = c.t(x), c.t(src)
+    if list(st.shape) != list(xt.shape):
+        st = c.b.expand(st, xt.shape)
+    if st.element_type != xt.element_type:
+        return c.b.cast(st, dtypes.np_dtype(xt.element_type), name=c.name(node))
+    return c.b.identity(st, name=c.name(node))
+
+
+def _axis_of(dim: object, rank: int) -> int:
+    if not isinstance(dim, int) or not -rank <= dim < rank:
+        raise _Unsupported(f"dim {dim!r} for rank {rank}")
+    return dim % rank
+
+
 # ---- torch.export -----------------------------------------------------------------------------
 
 
 def export_decompositions() -> dict:
-    """The decomposition table `import_torch` runs: core ATen, but silu kept whole."""
+    """The decomposition table `import_torch` runs: core ATen, but silu, hardtanh and
+    scaled_dot_product_attention kept whole."""
     table = torch.export.default_decompositions()
-    for op in (torch.ops.aten.silu.default, torch.ops.aten.hardtanh.default):
+    for op in (
+        torch.ops.aten.silu.default,
+        torch.ops.aten.hardtanh.default,
+        torch.ops.aten.scaled_dot_product_attention.default,
+    ):
         table.pop(op, None)
     return table
 
@@ -1123,7 +1314,9 @@ def import_torch(
     """A verified `ge` module of `module` (for inference) exported on `example_inputs`.
 
     Inputs are named after `forward`'s parameters, outputs after the exported graph's
-    values; parameters and buffers are constants.  Stream scopes and waits written with
+    values; parameters and buffers are constants, but a buffer the model writes is an
+    input named after it (first, in the buffers' order), and its new value an output
+    `<buffer>_new` (first, likewise).  Stream scopes and waits written with
     `ge_dialect.torchair.scope` are kept.  An op that cannot be converted (or that
     `torch.export` rejects) raises a `GeError`.
     """
@@ -1145,13 +1338,15 @@ def import_torch(
 
 
 def _convert_exported(program: Any, name: str) -> ModuleOp:
-    from torch.export.graph_signature import InputKind
+    from torch.export.graph_signature import InputKind, OutputKind
 
+    signature = program.graph_signature
+    mutated = {s.target for s in signature.output_specs if s.kind == OutputKind.BUFFER_MUTATION}
     state = dict(program.state_dict)
     constants = dict(getattr(program, "constants", {}) or {})
     values: dict[str, torch.Tensor] = {}
     input_names: dict[str, str] = {}
-    for spec in program.graph_signature.input_specs:
+    for spec in signature.input_specs:
         arg_name = getattr(spec.arg, "name", None)
         if arg_name is None:
             continue
@@ -1159,11 +1354,17 @@ def _convert_exported(program: Any, name: str) -> ModuleOp:
             input_names[arg_name] = arg_name
             continue
         target = spec.target
+        if spec.kind == InputKind.BUFFER and target in mutated:
+            input_names[arg_name] = target  # state the graph updates: an input
+            continue
         if target in state:
             values[arg_name] = state[target]
         elif target in constants and isinstance(constants[target], torch.Tensor):
             values[arg_name] = constants[target]
-    outputs = [getattr(s.arg, "name", "") for s in program.graph_signature.output_specs]
+    outputs = [
+        f"{s.target}_new" if s.kind == OutputKind.BUFFER_MUTATION else getattr(s.arg, "name", "")
+        for s in signature.output_specs
+    ]
     converter = FxConverter(
         program.graph_module.graph,
         owner=program.graph_module,

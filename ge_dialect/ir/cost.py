@@ -7,8 +7,10 @@ simulator owns only the device profile and the time model.
 - `flops` counts multiply and add separately (a MAC is 2 FLOPs).
 - `bytes_in` / `bytes_out` are the physical sizes of the operands / results (padding lanes
   of NC1HWC0, FRACTAL_Z and FRACTAL_NZ included: the device moves them too); a gather or
-  slice reads only the elements it writes (and a gather its indices).
-- `unit` is "cube" (convolution, matmul), "vector" (everything elementwise, pooling,
+  slice reads only the elements it writes (and a gather its indices); a scatter_update
+  moves only its update (and reads its indices): the device writes it in place.
+- `unit` is "cube" (convolution, matmul, flash attention: its softmax runs on the vector
+  unit beside the cube, `sim.kernel_model`), "vector" (everything elementwise, pooling,
   normalisation and data movement), "comm" (collectives) or "none" (constants and the
   stream ops, which do no work).
 - `blocks` is the number of independent pieces the kernel splits into across AI cores: a
@@ -19,6 +21,7 @@ simulator owns only the device profile and the time model.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import TensorType
@@ -100,7 +103,9 @@ _PER_ELEMENT: dict[type[Operation], int] = {
     ge.WhereOp: 1,  # one select (comparisons and logic: one compare or bit op, the default)
     ge.BatchNormOp: 2,  # folded scale and shift
     ge.SoftmaxOp: 5,  # max, sub, exp, sum, div
+    ge.RotaryMulOp: 4,  # x * cos, the rotated half's negation, its product with sin, the sum
     ge.CastOp: 1,
+    ge.SwiGluOp: 6,  # silu (5) of one half, multiply by the other
 }
 
 # FLOPs per INPUT element of the reductions and normalisations (their output may be small).
@@ -132,6 +137,98 @@ _ACTIVATION_FLOPS = {
 }
 
 
+def _indexing_cost(op: ge.GatherOp | ge.SliceOp | ge.ScatterUpdateOp, bytes_out: int) -> OpCost:
+    """A gather or slice reads only the elements it writes (and a gather its indices), not
+    its whole data operand; a scatter_update, in place, reads its update and positions and
+    writes the update's bytes only."""
+    if isinstance(op, ge.ScatterUpdateOp):
+        moved = nbytes(op.update.type)
+        blocks = max(1, -(-_elements(op.update.type) // VECTOR_BLOCK_ELEMENTS))
+        return OpCost(0, moved + nbytes(op.indices.type), moved, "vector", blocks)
+    read = bytes_out + (nbytes(op.indices.type) if isinstance(op, ge.GatherOp) else 0)
+    return OpCost(0, read, bytes_out, "vector", _vector_blocks(op))
+
+
+def attention_scores(sq: int, skv: int, causal: bool) -> int:
+    """The scores one attention head computes: every pair, or the pairs a causal query
+    sees (query i sees keys j <= i + skv - sq)."""
+    return sq * (skv - sq) + sq * (sq + 1) // 2 if causal else sq * skv
+
+
+def _flash_attention_cost(op: Operation, bytes_in: int, bytes_out: int) -> OpCost:
+    """HBM sees q, k, v, the mask and the output only: the scores stay on chip.  FLOPs: the
+    two GEMMs, then per score scale, max, subtract, exp, sum (and the mask's add or
+    select), and the output's rescale by the row sums; causal attention computes only the
+    scores a query sees."""
+    assert isinstance(op, ge.FlashAttentionOp)
+    b, n, sq, d = _shape(op.query)
+    skv, dv = _shape(op.value)[2:]
+    scores = b * n * attention_scores(sq, skv, op.causal is not None)
+    flops = 2 * scores * (d + dv) + scores * (5 + (op.mask is not None)) + b * n * sq * dv
+    return OpCost(flops, bytes_in, bytes_out, "cube", _cube_blocks(sq, dv, b * n))
+
+
+def _moe_cost(op: Operation, bytes_in: int, bytes_out: int) -> OpCost:
+    """The MoE ops: grouped matmul on the cube, top-k (and the gating) and scatter-add on
+    the vector unit."""
+    out = op.results[0].type
+    assert isinstance(out, TensorType)
+    if isinstance(op, ge.GroupedMatmulOp):
+        e, t, n = out.get_shape()
+        k = _shape(op.x)[-1]
+        return OpCost(2 * e * t * n * k, bytes_in, bytes_out, "cube", _cube_blocks(t, n, e))
+    if isinstance(op, ge.ScatterAddOp):  # copies the data, then one add per update
+        flops = _elements(op.updates.type)
+    else:
+        assert isinstance(op, ge.TopKOp | ge.MoeGatingTopKOp)
+        # a running top-k: about log2(k) + 1 compares per input element (+ the softmax's 5
+        # or the sigmoid's 4, and the renormalisation's sum and divide per result)
+        inputs = _elements(op.input.type)
+        flops = (max(1, op.k.value.data - 1).bit_length() + 1) * inputs
+        if isinstance(op, ge.MoeGatingTopKOp):
+            flops += (5 if op.norm.data == "softmax" else 4) * inputs
+            flops += 2 * _elements(out) * (op.renorm is not None)
+    return OpCost(flops, bytes_in, bytes_out, "vector", _vector_blocks(op))
+
+
+def _conv_cost(op: Operation, bytes_in: int, bytes_out: int) -> OpCost:
+    """An implicit GEMM of M = N*Ho*Wo rows, plus bias, residual and activation per output."""
+    assert isinstance(op, ge.Conv2DOp | ge.FusedConv2DOp)
+    n, o, ho, wo = _shape(op.output)
+    _, cg, kh, kw = _shape(op.filter)
+    m = n * ho * wo
+    flops = 2 * m * o * cg * kh * kw
+    extras = (op.bias is not None) + (isinstance(op, ge.FusedConv2DOp) and op.residual is not None)
+    if isinstance(op, ge.FusedConv2DOp):
+        extras += _ACTIVATION_FLOPS[op.activation.data]
+    return OpCost(flops + extras * m * o, bytes_in, bytes_out, "cube", _cube_blocks(m, o))
+
+
+def _matmul_cost(op: Operation, bytes_in: int, bytes_out: int) -> OpCost:
+    """batch x M x N x K MACs (plus the bias per output)."""
+    assert isinstance(op, ge.MatMulOp)
+    shape = _shape(op.output)
+    a = _shape(op.a)
+    k = a[-2] if op.transpose_a is not None else a[-1]
+    batch = math.prod(shape[:-2])
+    m, n = shape[-2], shape[-1]
+    flops = 2 * batch * m * n * k + (op.bias is not None) * batch * m * n
+    return OpCost(flops, bytes_in, bytes_out, "cube", _cube_blocks(m, n, batch))
+
+
+_OWN_COST: dict[type[Operation], Callable[[Operation, int, int], OpCost]] = {
+    ge.Conv2DOp: _conv_cost,
+    ge.FusedConv2DOp: _conv_cost,
+    ge.MatMulOp: _matmul_cost,
+    ge.FlashAttentionOp: _flash_attention_cost,
+    ge.GroupedMatmulOp: _moe_cost,
+    ge.TopKOp: _moe_cost,
+    ge.MoeGatingTopKOp: _moe_cost,
+    ge.ScatterAddOp: _moe_cost,
+}
+"""Ops whose cost has a function of its own: (op, bytes_in, bytes_out) -> OpCost."""
+
+
 def op_cost(op: Operation) -> OpCost:
     """The work of `op` (NO_COST for ops that do none)."""
     if not op.name.startswith("ge.") or isinstance(op, ge.ConstOp):
@@ -140,25 +237,8 @@ def op_cost(op: Operation) -> OpCost:
     bytes_out = sum(nbytes(r.type) for r in op.results)
     out = op.results[0].type
     assert isinstance(out, TensorType)
-    if isinstance(op, ge.Conv2DOp | ge.FusedConv2DOp):
-        n, o, ho, wo = out.get_shape()
-        _, cg, kh, kw = _shape(op.filter)
-        m = n * ho * wo
-        flops = 2 * m * o * cg * kh * kw
-        extras = (op.bias is not None) + (
-            isinstance(op, ge.FusedConv2DOp) and op.residual is not None
-        )
-        if isinstance(op, ge.FusedConv2DOp):
-            extras += _ACTIVATION_FLOPS[op.activation.data]
-        return OpCost(flops + extras * m * o, bytes_in, bytes_out, "cube", _cube_blocks(m, o))
-    if isinstance(op, ge.MatMulOp):
-        shape = out.get_shape()
-        a = _shape(op.a)
-        k = a[-2] if op.transpose_a is not None else a[-1]
-        batch = math.prod(shape[:-2])
-        m, n = shape[-2], shape[-1]
-        flops = 2 * batch * m * n * k + (op.bias is not None) * batch * m * n
-        return OpCost(flops, bytes_in, bytes_out, "cube", _cube_blocks(m, n, batch))
+    if (own := _OWN_COST.get(type(op))) is not None:
+        return own(op, bytes_in, bytes_out)
     if isinstance(op, ge.MaxPoolOp | ge.AvgPoolOp):
         kh, kw = op.kernel.get_values()
         per_window = kh * kw - 1 + isinstance(op, ge.AvgPoolOp)  # compares / adds (+ divide)
@@ -177,10 +257,8 @@ def op_cost(op: Operation) -> OpCost:
         return OpCost(0, bytes_in, bytes_out, "comm", 1)
     if isinstance(op, _MOVES):
         return OpCost(0, bytes_in, bytes_out, "vector", _vector_blocks(op))
-    if isinstance(op, ge.GatherOp | ge.SliceOp):
-        # reads only the elements it writes (and the indices), not its whole data operand
-        read = bytes_out + (nbytes(op.indices.type) if isinstance(op, ge.GatherOp) else 0)
-        return OpCost(0, read, bytes_out, "vector", _vector_blocks(op))
+    if isinstance(op, ge.GatherOp | ge.SliceOp | ge.ScatterUpdateOp):
+        return _indexing_cost(op, bytes_out)
     per = _PER_ELEMENT.get(type(op), 1)
     if isinstance(op, ge.GeluOp) and op.approximate.data == "tanh":
         per = 10  # x^3 (2), multiply-add, scale, tanh (5), add 1, multiply by x/2

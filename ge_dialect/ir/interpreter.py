@@ -249,11 +249,10 @@ def _compare(op: Operation, args: tuple[Any, ...]) -> tuple[np.ndarray]:
         return (_result(op, _COMPARE[type(op)](a, b)),)
 
 
-def _gather(op: ge.GatherOp, x: np.ndarray, indices: np.ndarray) -> np.ndarray:
-    """ONNX Gather by advanced indexing along `axis`; an index outside [-n, n) is the
-    op's located error (ONNX leaves it undefined; the graph cannot compute a result)."""
-    axis = op.axis.value.data
-    size = x.shape[axis]
+def _checked_indices(op: Operation, indices: np.ndarray, axis: int, size: int) -> np.ndarray:
+    """`indices` into an axis of `size` as non-negative int64 (an index i in [-n, 0) reads
+    n + i); one outside [-n, n) is the op's located error (the graph cannot compute a
+    result)."""
     wide = indices.astype(np.int64)
     bad = np.argwhere((wide < -size) | (wide >= size))
     if len(bad):
@@ -263,7 +262,35 @@ def _gather(op: ge.GatherOp, x: np.ndarray, indices: np.ndarray) -> np.ndarray:
             f"indices hold {int(wide[tuple(where)])} at {where}, out of range for axis "
             f"{axis} of size {size} (an index must lie in [{-size}, {size}))",
         )
-    return x[(slice(None),) * axis + (np.where(wide < 0, wide + size, wide),)]
+    return np.where(wide < 0, wide + size, wide)
+
+
+def _gather(op: ge.GatherOp, x: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """ONNX Gather by advanced indexing along `axis`; an index outside [-n, n) is the
+    op's located error (ONNX leaves it undefined; the graph cannot compute a result)."""
+    axis = op.axis.value.data
+    wide = _checked_indices(op, indices, axis, x.shape[axis])
+    return x[(slice(None),) * axis + (wide,)]
+
+
+def _scatter_update(
+    op: ge.ScatterUpdateOp, cache: np.ndarray, indices: np.ndarray, update: np.ndarray
+) -> np.ndarray:
+    """A copy of the cache, then each batch row's update written at its position along
+    `axis`; a position outside [0, S - K] is the op's located error."""
+    axis = op.axis.value.data
+    size, k = cache.shape[axis], update.shape[axis]
+    out = cache.copy()
+    for b, position in enumerate(indices.astype(np.int64).tolist()):
+        if not 0 <= position <= size - k:
+            raise op_error(
+                op,
+                f"indices hold {position} at [{b}], out of range for {k} positions along "
+                f"axis {axis} of size {size} (a position must lie in [0, {size - k}])",
+            )
+        rows = (b,) + (slice(None),) * (axis - 1) + (slice(position, position + k),)
+        out[rows] = update[b]
+    return out
 
 
 def _slice(op: ge.SliceOp, x: np.ndarray) -> np.ndarray:
@@ -302,6 +329,63 @@ def _reduce(op: ge.ReduceOp, args: tuple[Any, ...]) -> tuple[np.ndarray]:
     (x,) = (_wide(v) for v in _operands(op, args))
     f = _REDUCTIONS[type(op)]
     return (_result(op, f(x, axis=op.reduced_axes(), keepdims=op.keepdims is not None)),)
+
+
+def _topk(
+    x: np.ndarray, k: int, axis: int, largest: bool, ordered: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """The k largest (smallest) values along `axis` and their indices: a stable full sort
+    (equal values keep the lower index first); unordered, the k in index order."""
+    order = np.argsort(-x if largest else x, axis=axis, kind="stable")
+    ids = np.take(order, np.arange(k), axis=axis)
+    if not ordered:
+        ids = np.sort(ids, axis=axis)
+    return np.take_along_axis(x, ids, axis=axis), ids
+
+
+def _scatter_add(
+    op: ge.ScatterAddOp, data: np.ndarray, indices: np.ndarray, updates: np.ndarray
+) -> np.ndarray:
+    """ONNX ScatterElements (reduction add) by `np.add.at` on full index grids; an index
+    outside [-n, n) is the op's located error."""
+    axis = op.axis.value.data
+    wide = _checked_indices(op, indices, axis, data.shape[axis])
+    grid: list[np.ndarray] = list(np.indices(wide.shape))
+    grid[axis] = wide
+    out = data.copy()
+    np.add.at(out, tuple(grid), updates)
+    return out
+
+
+def flash_attention_reference(
+    q: np.ndarray,
+    k: np.ndarray,
+    v: np.ndarray,
+    mask: np.ndarray | None,
+    scale: float,
+    causal: bool,
+) -> np.ndarray:
+    """Attention computed directly in float64: every query head's full score matrix
+    (its key/value head repeated for grouped-query attention), masked, then one softmax
+    per row; a row that sees no key gives zeros (`ge.flash_attention`)."""
+    group = q.shape[1] // k.shape[1]
+    k = np.repeat(k.astype(np.float64), group, axis=1)
+    v = np.repeat(v.astype(np.float64), group, axis=1)
+    scores = np.einsum("bhqd,bhkd->bhqk", q.astype(np.float64), k) * scale
+    sq, skv = scores.shape[-2:]
+    keep = np.ones(scores.shape, dtype=bool)
+    if mask is not None and mask.dtype == np.bool_:
+        keep &= mask
+    elif mask is not None:
+        scores = scores + mask.astype(np.float64)
+    if causal:
+        keep &= np.arange(skv)[None, :] <= np.arange(sq)[:, None] + (skv - sq)
+    scores = np.where(keep, scores, -np.inf)
+    top = scores.max(axis=-1, keepdims=True, initial=-np.inf)  # no key at all: -inf
+    seen = np.isfinite(top)
+    weights = np.exp(scores - np.where(seen, top, 0.0))
+    weights = weights / np.where(seen, weights.sum(axis=-1, keepdims=True), 1.0)
+    return np.einsum("bhqk,bhkd->bhqd", weights, v)
 
 
 @register_impls
@@ -554,6 +638,12 @@ class GeFunctions(InterpreterFunctions):
         (x,) = _operands(op, args)
         return (_result(op, _slice(op, x)),)
 
+    @impl(ge.ScatterUpdateOp)
+    def run_scatter_update(
+        self, interp: Interpreter, op: ge.ScatterUpdateOp, args: tuple[Any, ...]
+    ):
+        return (_result(op, _scatter_update(op, *_operands(op, args))),)
+
     @impl(ge.ExpandOp)
     def run_expand(self, interp: Interpreter, op: ge.ExpandOp, args: tuple[Any, ...]):
         (x,) = _operands(op, args)
@@ -603,6 +693,63 @@ class GeFunctions(InterpreterFunctions):
         axes = tuple(range(op.axis.value.data, x.ndim))
         rms = np.sqrt(np.mean(np.square(x), axis=axes, keepdims=True) + _f32(op.epsilon.value.data))
         return (_result(op, x / rms * w),)
+
+    @impl(ge.TopKOp)
+    def run_topk(self, interp: Interpreter, op: ge.TopKOp, args: tuple[Any, ...]):
+        (x,) = (_wide(v) for v in _operands(op, args))
+        k, axis = op.k.value.data, op.axis.value.data
+        values, ids = _topk(x, k, axis, op.largest is not None, op.sorted is not None)
+        return (_result(op, values, 0), _result(op, ids, 1))
+
+    @impl(ge.ScatterAddOp)
+    def run_scatter_add(self, interp: Interpreter, op: ge.ScatterAddOp, args: tuple[Any, ...]):
+        data, indices, updates = _operands(op, args)
+        return (_result(op, _scatter_add(op, _wide(data), indices, _wide(updates))),)
+
+    @impl(ge.SwiGluOp)
+    def run_swi_glu(self, interp: Interpreter, op: ge.SwiGluOp, args: tuple[Any, ...]):
+        (x,) = (_wide(v) for v in _operands(op, args))
+        a, b = np.split(x, 2, axis=op.dim.value.data)
+        return (_result(op, a * _sigmoid(a) * b),)
+
+    @impl(ge.MoeGatingTopKOp)
+    def run_moe_gating_top_k(
+        self, interp: Interpreter, op: ge.MoeGatingTopKOp, args: tuple[Any, ...]
+    ):
+        (x,) = (_wide(v) for v in _operands(op, args))
+        if op.norm.data == "sigmoid":
+            p = _sigmoid(x)
+        else:
+            e = np.exp(x - x.max(axis=-1, keepdims=True))
+            p = e / e.sum(axis=-1, keepdims=True)
+        weights, ids = _topk(p, op.k.value.data, x.ndim - 1, largest=True, ordered=True)
+        if op.renorm is not None:
+            weights = weights / weights.sum(axis=-1, keepdims=True)
+        return (_result(op, weights, 0), _result(op, ids, 1))
+
+    @impl(ge.GroupedMatmulOp)
+    def run_grouped_matmul(
+        self, interp: Interpreter, op: ge.GroupedMatmulOp, args: tuple[Any, ...]
+    ):
+        x, w = (_wide(v) for v in _operands(op, args))
+        return (_result(op, np.einsum("etk,ekn->etn", x, w)),)
+
+    @impl(ge.FlashAttentionOp)
+    def run_flash_attention(
+        self, interp: Interpreter, op: ge.FlashAttentionOp, args: tuple[Any, ...]
+    ):
+        q, k, v, *mask = _operands(op, args)
+        out = flash_attention_reference(
+            q, k, v, mask[0] if mask else None, op.scale.value.data, op.causal is not None
+        )
+        return (_result(op, out),)
+
+    @impl(ge.RotaryMulOp)
+    def run_rotary_mul(self, interp: Interpreter, op: ge.RotaryMulOp, args: tuple[Any, ...]):
+        x, cos, sin = (_wide(v) for v in _operands(op, args))
+        half = x.shape[-1] // 2
+        rotated = np.concatenate([-x[..., half:], x[..., :half]], axis=-1)
+        return (_result(op, x * cos + rotated * sin),)
 
     @impl(ge.IdentityOp)
     def run_identity(self, interp: Interpreter, op: ge.IdentityOp, args: tuple[Any, ...]):

@@ -38,7 +38,10 @@ allocation, `npu.is_workspace_type`, that no task accesses directly: a pool of b
 `plan-memory` makes one), or up to its root buffer when there is no workspace.  So the
 views a planner places in a workspace are distinct values, while a view of a value (a
 reshape, a slice of an unplanned buffer) is that value; an i8 vector that a task writes is a
-value, not a pool.  Each write records its value (the buffer index naming it) and its task
+value, not a pool.  One more view is a value of its own: a launch's output that lies in the
+bytes of one of its inputs (`in_place_outputs`: `scatter_update` writes its cache's new
+value into the cache's own buffer), so that a read of the old cache after the update is a
+clobber.  Each write records its value (the buffer index naming it) and its task
 as the last write of every segment it covers, in replay order; a read of value v checks the
 last write of each segment it covers.  A different value there is a *clobber*: under the
 planned offsets the read sees bytes another value wrote, even when every access is ordered
@@ -89,7 +92,7 @@ import numpy as np
 
 from ge_dialect.sim.order import Finding, after_records
 from ge_dialect.sim.program import ALLOC, INPUT, OUTPUT, VIEW, WEIGHT, Buffer, Program, Task
-from ge_dialect.utils.task_order import RECORD, WAIT, Events
+from ge_dialect.utils.task_order import LAUNCH, RECORD, WAIT, Events
 
 RAW, WAR, WAW = "read-after-write", "write-after-read", "write-after-write"
 CLOBBER, UNINITIALIZED = "clobber", "uninitialized"
@@ -359,8 +362,10 @@ def _copy(accesses: dict[int, list[tuple[int, int]]] | None) -> Any:
 
 def buffer_values(program: Program) -> list[int]:
     """Each buffer's value (module docstring), as the index of the buffer naming it: a view
-    of a workspace names itself, another view its source's value, a root buffer itself."""
+    of a workspace names itself, and so does a launch's in-place output (`in_place_outputs`),
+    another view its source's value, a root buffer itself."""
     accessed = {i for task in program.tasks for i in (*task.inputs, *task.outputs)}
+    updated = in_place_outputs(program)
     values: list[int] = []
     for b in program.buffers:  # (a view comes after its source)
         source = b.source
@@ -368,11 +373,29 @@ def buffer_values(program: Program) -> list[int]:
             values.append(b.index)
             continue
         pool = program.buffers[source]
-        if pool.kind == ALLOC and _is_workspace(pool) and source not in accessed:
+        if (pool.kind == ALLOC and _is_workspace(pool) and source not in accessed) or (
+            b.index in updated
+        ):
             values.append(b.index)
         else:
             values.append(values[source])
     return values
+
+
+def in_place_outputs(program: Program) -> set[int]:
+    """The views a launch writes in the bytes of one of its own inputs (same root buffer):
+    an in-place update (`scatter_update`'s output is a view of its cache).  Such a view is a
+    value of its own: the launch leaves a new value in the old one's bytes, so a later read
+    of the old value through any other buffer is a clobber."""
+    buffers = program.buffers
+    updated: set[int] = set()
+    for task in program.tasks:
+        if task.kind == LAUNCH:
+            roots = {buffers[i].root for i in task.inputs}
+            updated.update(
+                o for o in task.outputs if buffers[o].kind == VIEW and buffers[o].root in roots
+            )
+    return updated
 
 
 def _findings(program: Program, replay: _Replay) -> list[Finding]:

@@ -9,7 +9,9 @@ buffer the host cannot allocate is a located `GeError` (`sim.run` refuses a prog
 than the device's HBM before this).
 
 **Numbers.** A launch runs its kernel (`ge_dialect.sim.kernels`) on the typed views of its
-input buffers and writes each result into its output buffer; a copy copies bytes.  Inputs are
+input buffers and writes each result into its output buffer (an in-place kernel writes
+into the output buffer itself: `scatter_update` moves only its update); a copy copies
+bytes.  Inputs are
 given as logical arrays and converted to the physical layout of their argument (the format
 maths of `ge_dialect.utils.layout`); outputs are read back as logical arrays.
 
@@ -132,18 +134,20 @@ def _execute_task(task: Task, arrays: list[np.ndarray]) -> None:
                 list(task.in_types),
                 list(task.out_types),
                 task.attrs,
+                [arrays[i] for i in task.outputs],
             )
         except (KeyError, IndexError, ValueError, TypeError) as e:
             raise kernel_error(task, e) from None
         for i, result in zip(task.outputs, results, strict=True):
-            arrays[i][...] = result
+            if result is not arrays[i]:  # an in-place kernel wrote it already
+                arrays[i][...] = result
     elif task.kind == COPY:
         arrays[task.outputs[0]][...] = arrays[task.inputs[0]]
 
 
 def _outputs(program: Program, arrays: list[np.ndarray]) -> dict[str, np.ndarray]:
     return {
-        program.buffers[i].name: logical_output(arrays[i].copy(), program.buffers[i])
+        program.buffers[i].output_name: logical_output(arrays[i].copy(), program.buffers[i])
         for i in program.outputs
     }
 

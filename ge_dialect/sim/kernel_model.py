@@ -7,7 +7,8 @@ time with the bandwidth share the block gets.  Every constant is a field of the 
 profile (`sim.profile`, whose `sources` say where each comes from); nothing here depends on
 the op type beyond the shape of its work.
 
-**Cube kernels** (conv2d, fused_conv2d, matmul) are GEMMs on 16x16x16 fractals:
+**Cube kernels** (conv2d, fused_conv2d, matmul, and grouped_matmul as a matmul batched over
+its groups) are GEMMs on 16x16x16 fractals:
 `M = N*Ho*Wo` (or matmul's rows), `K = C_in*KH*KW` and `N = C_out`, each padded to the
 fractal (the input channels to C0 first, per group tile of a grouped FRACTAL_Z, so a 7x7 stem
 on 3 channels pays for 16; a matmul's M = 1, a decode GEMV, pays for 16 rows: the cube is
@@ -49,6 +50,12 @@ share, at most a core's bandwidth, the sustained bandwidth shared):
   loads every tile's A and B bands into L1 (from L2) at a core's global-memory bandwidth,
   walking its tiles along N with its A band kept in L1 when that fits in half of L1, or
   along M keeping its B band, whichever loads less; the block takes at least that long.
+  An operand stored ND is converted to fractals on that load (ND2NZ, in MTE2): it moves
+  one row segment per transfer (A's rows of K elements, or of `mt` when transposed; B's
+  of `nt`, or K when transposed; padded to the fractal), and a transfer shorter than the
+  profile's burst costs a whole burst's time, so that operand's loads take
+  `burst / segment bytes` times as long (a 64-wide fp16 row: 4 times).  A FRACTAL_NZ
+  operand loads whole fractals (512 bytes and more) at full speed.
   Without the L2 sharing, a 4096^3 fp16 GEMM would move 1.6 GB through HBM (2.9 MB per
   176 x 176 tile) and run at 16% of peak; with it, 0.34 GB and 79%.
 
@@ -56,6 +63,10 @@ share, at most a core's bandwidth, the sustained bandwidth shared):
 their bytes through the unified buffer in chunks that fit twice in UB: `ops` vector
 operations per output element at the lanes of the compute dtype (128 fp16 / 64 fp32 on a
 2048-bit unit), plus a per-chunk sync; one block per chunk up to one per core.
+
+**Flash attention** runs on the cube and the vector unit of a core together: per tile of
+query rows, the two GEMMs on the cube overlap the online softmax on the vector unit, and
+the scores never reach HBM (`attention_time`).
 
 **Collectives** (one device) take the link's latency plus their bytes over the link; in a
 multi-rank run (`sim.timing.rank_kernel_times`) HCCL's cost over the topology replaces it.
@@ -76,7 +87,7 @@ from ge_dialect.sim.program import Task
 from ge_dialect.utils import dtypes, layout
 from ge_dialect.utils.task_order import COPY, LAUNCH
 
-CUBE_KERNELS = ("conv2d", "fused_conv2d", "matmul")
+CUBE_KERNELS = ("conv2d", "fused_conv2d", "matmul", "grouped_matmul")
 COMM_KERNELS = ("hcom_all_reduce", "hcom_all_gather")
 _ACC = 4  # bytes of an L0C accumulator (fp32)
 
@@ -136,7 +147,11 @@ class Gemm:
     dtype: str
     epilogue_ops: int
     residual: bool = False
-    matmul: bool = False  # A and B both operands in ND (load2d, L2-shared bands)
+    matmul: bool = False  # a matmul: load2d, L2-shared bands
+    # a matmul operand stored ND: the dim its stored rows run along, "k" or "tile" (A
+    # transposed: M, B not transposed: N); "" when FRACTAL_NZ
+    a_rows: str = ""
+    b_rows: str = ""
 
 
 def _touched(outputs: float, stride: int, window: int) -> float:
@@ -195,6 +210,8 @@ def _matmul_gemm(task: Task, profile: DeviceProfile) -> Gemm:
     batch = math.prod(y.shape[:-2])
     ops = 1 + bool(task.attrs.get("has_bias", False))
     itemsize = a.dtype.itemsize
+    b = task.in_types[1]
+    tb = bool(task.attrs.get("transpose_b", False))
     return Gemm(
         batch,
         _ceil_to(m, f),
@@ -206,6 +223,8 @@ def _matmul_gemm(task: Task, profile: DeviceProfile) -> Gemm:
         dtypes.name_of(a.dtype),
         ops,
         matmul=True,
+        a_rows="" if a.fmt == "FRACTAL_NZ" else "tile" if ta else "k",
+        b_rows="" if b.fmt == "FRACTAL_NZ" else "k" if tb else "tile",
     )
 
 
@@ -309,16 +328,33 @@ def _operand_reads(
 
 
 def _core_loads(
-    profile: DeviceProfile, pieces: int, bands: tuple[int, int], grid: tuple[int, int]
+    profile: DeviceProfile,
+    pieces: int,
+    bands: tuple[int, int],
+    grid: tuple[int, int],
+    slowdown: tuple[float, float] = (1.0, 1.0),
 ) -> float:
     """Bytes a matmul block of `pieces` tiles loads into L1 (MTE2, from L2 or HBM): it walks
     its tiles along N keeping its A band in L1 (when the band fits in half of L1), or
-    along M keeping its B band, whichever loads less."""
+    along M keeping its B band, whichever loads less.  Each band's bytes count `slowdown`
+    times (an ND operand's ND2NZ load, `_nd2nz_slowdown`)."""
     (a_band, b_band), (tiles_m, tiles_n) = bands, grid
+    a_cost, b_cost = a_band * slowdown[0], b_band * slowdown[1]
     half = profile.l1_bytes / 2
-    along_n = pieces * b_band + (-(-pieces // tiles_n) if a_band <= half else pieces) * a_band
-    along_m = pieces * a_band + (-(-pieces // tiles_m) if b_band <= half else pieces) * b_band
+    along_n = pieces * b_cost + (-(-pieces // tiles_n) if a_band <= half else pieces) * a_cost
+    along_m = pieces * a_cost + (-(-pieces // tiles_m) if b_band <= half else pieces) * b_cost
     return min(along_n, along_m)
+
+
+def _nd2nz_slowdown(rows: str, g: Gemm, tile: int, profile: DeviceProfile) -> float:
+    """How many times longer an operand's L1 loads take than whole fractals': 1 for a
+    FRACTAL_NZ operand (`rows` ""), else `burst / segment` when its ND2NZ row segments
+    (along K, or along the tile's `tile` elements; padded to the fractal) are shorter than
+    the burst."""
+    if not rows:
+        return 1.0
+    segment = (g.k if rows == "k" else tile) * g.in_itemsize
+    return max(1.0, profile.burst_bytes / segment)
 
 
 def cube_time(g: Gemm, profile: DeviceProfile, flops: int) -> KernelTime:
@@ -337,13 +373,17 @@ def cube_time(g: Gemm, profile: DeviceProfile, flops: int) -> KernelTime:
             tiles_m * tiles_n
         ) + out
         bands = (mt * g.k * g.in_itemsize, b_tile)
+        slowdown = (
+            _nd2nz_slowdown(g.a_rows, g, mt, profile),
+            _nd2nz_slowdown(g.b_rows, g, nt, profile),
+        )
         core_bytes_per_cycle = profile.core_bandwidth / profile.clock_hz
 
     def block(pieces: int) -> tuple[float, float]:
         """(compute seconds, HBM bytes) of a block running `pieces` tiles."""
         cycles = pieces * tile_cycles
         if g.matmul:
-            loads = _core_loads(profile, pieces, bands, (tiles_m, tiles_n))
+            loads = _core_loads(profile, pieces, bands, (tiles_m, tiles_n), slowdown)
             cycles = max(cycles, loads / core_bytes_per_cycle)
             return cycles / profile.clock_hz, pieces * per_tile
         # a conv: the input rows of each tile, the weight column (once per block when it
@@ -423,11 +463,71 @@ def comm_time(task: Task, profile: DeviceProfile) -> KernelTime:
     return KernelTime("comm", 1, seconds, 0.0, 1, task.cost.flops)
 
 
+ATTENTION_ROWS = 128
+"""Query rows per tile of flash attention (a block runs whole tiles)."""
+
+
+def attention_time(task: Task, profile: DeviceProfile) -> KernelTime:
+    """The blocks of `flash_attention`: one tile per `ATTENTION_ROWS` query rows of a head,
+    one block per tile up to one per core.  A tile streams its head's keys and values
+    through the cube (q k^T, then p v, both padded to the fractal) while the vector unit
+    runs the online softmax on the previous key tile (scale, mask, max, exp, sum and the
+    rescale of the accumulator): they overlap, so a tile takes the longer of the two plus
+    a sync per key tile; a causal kernel does the share of that work its queries see.
+    HBM sees the tile's queries, mask rows and output once.  The tiles of one key/value head
+    (its query heads' row tiles, next to each other) run together and share its keys and
+    values through L2 when they fit in half of it: HBM reads every key and value once;
+    otherwise each tile reads those it sees."""
+    q, k, v = task.in_types[:3]
+    f = profile.fractal
+    b, n, sq, d = q.shape
+    skv, dv = v.shape[2], v.shape[3]
+    rows = min(max(_ceil_to(sq, f), f), ATTENTION_ROWS)
+    tiles = max(1, b * n * -(-sq // rows))
+    blocks = min(tiles, profile.cube_cores)
+    per_block = -(-tiles // blocks)
+    skv_p, d_p, dv_p = _ceil_to(skv, f), _ceil_to(d, f), _ceil_to(dv, f)
+    macs = f**3 / profile.cube_macs(dtypes.name_of(q.dtype))
+    # a causal kernel skips the key tiles its queries do not see: its share of the scores
+    seen = 1.0
+    if task.attrs.get("causal", False) and sq * skv:
+        seen = (sq * (skv - sq) + sq * (sq + 1) / 2) / (sq * skv)
+    cube = seen * (rows // f) * (skv_p // f) * ((d_p + dv_p) // f) * macs
+    steps = -(-skv_p // ATTENTION_ROWS)
+    vector = (rows * skv_p * (5 + (len(task.in_types) > 3)) * seen + steps * rows * dv_p) / (
+        _vector_lanes(profile, _ACC)
+    )
+    cycles = max(cube, vector) + steps * profile.kstep_cycles
+    item = q.dtype.itemsize
+    kv_bytes = skv * (d + dv) * item  # one head's keys and values
+    kv_all = math.prod(k.physical_shape) * item + math.prod(v.physical_shape) * item
+    mask_bytes = 0.0
+    if len(task.in_types) > 3:
+        mask = task.in_types[3]
+        mask_bytes = math.prod(mask.physical_shape) * mask.dtype.itemsize / tiles
+    shared = kv_bytes <= profile.l2_bytes / 2
+    kv_read = kv_all / tiles if shared else kv_bytes * seen
+    per_tile = rows * (d + dv) * item + mask_bytes + kv_read
+
+    def block(pieces: int) -> tuple[float, float]:
+        return pieces * cycles / profile.clock_hz, pieces * per_tile
+
+    compute, hbm = block(per_block)
+    short = blocks * per_block - tiles
+    short_compute, short_bytes = block(per_block - 1) if short else (0.0, 0.0)
+    return KernelTime(
+        "cube", blocks, compute, hbm, tiles, task.cost.flops, short, short_compute, short_bytes
+    )
+
+
 def kernel_time(task: Task, profile: DeviceProfile) -> KernelTime:
     """The blocks of a launch or copy `task` on `profile` (see the module docstring)."""
     if task.kernel in CUBE_KERNELS and task.kind == LAUNCH:
-        g = _conv_gemm(task, profile) if task.kernel != "matmul" else _matmul_gemm(task, profile)
+        conv = task.kernel in ("conv2d", "fused_conv2d")
+        g = _conv_gemm(task, profile) if conv else _matmul_gemm(task, profile)
         return cube_time(g, profile, task.cost.flops)
+    if task.kernel == "flash_attention" and task.kind == LAUNCH:
+        return attention_time(task, profile)
     if task.kernel in COMM_KERNELS:
         return comm_time(task, profile)
     return vector_time(task, profile)

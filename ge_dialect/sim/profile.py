@@ -47,6 +47,11 @@ Keys (JSON path: kind; meaning -> `DeviceProfile` field, in base units: Hz, s, b
   and its buffers -> `core_bandwidth`.
 - `memory.l2_bandwidth`: bandwidth > 0; the device's L2 bandwidth -> `l2_bandwidth`.
 - `memory.l2_size`: size > 0; L2 cache capacity -> `l2_bytes`.
+- `memory.burst`: size > 0; the contiguous bytes one global-memory transfer needs to run at
+  a core's full bandwidth.  A matmul operand stored ND is converted to fractals on its way
+  into L1 (ND2NZ), one row segment per transfer, so it loads at `min(1, row bytes / burst)`
+  of that bandwidth; a FRACTAL_NZ operand loads whole fractals and pays nothing
+  -> `burst_bytes`.
 - `memory.alignment`: size, a power of two bytes; the alignment of every buffer in device
   memory (GE: 512 B) -> `alignment`.
 - `memory.latency`: time >= 0; a block's first global-memory access, before double
@@ -163,6 +168,7 @@ class DeviceProfile:
     core_bandwidth: float
     l2_bandwidth: float
     l2_bytes: int
+    burst_bytes: int
     alignment: int
     memory_latency: float
     l0a_bytes: int
@@ -267,6 +273,7 @@ _KEYS: tuple[_Key, ...] = (
     _Key("memory.core_bandwidth", RATE, "core_bandwidth"),
     _Key("memory.l2_bandwidth", RATE, "l2_bandwidth"),
     _Key("memory.l2_size", BYTES, "l2_bytes"),
+    _Key("memory.burst", BYTES, "burst_bytes"),
     _Key("memory.alignment", ALIGNMENT, "alignment"),
     _Key("memory.latency", DURATION, "memory_latency"),
     _Key("buffers.l0a", BYTES, "l0a_bytes"),

@@ -2,10 +2,11 @@
 
 `read_program(fn)` reads a function marked `npu.program` once into a `Program`: numbered
 buffers (the arguments, weights, allocations and views, with their physical shapes, dtypes
-and where they are defined; for a view, the buffer it views and the root buffer and byte
-offset it aliases) and numbered tasks in issue order (launches, records, waits, copies),
-each with its stream.  The numerics (`ge_dialect.sim.executor`), and the time model and the
-checkers built on it, work on this form and never walk IR again.
+and where they are defined; an in-out argument is one input buffer that is also an output;
+for a view, the buffer it views and the root buffer and byte offset it aliases) and
+numbered tasks in issue order (launches, records, waits, copies), each with its stream.
+The numerics (`ge_dialect.sim.executor`), and the time model and the checkers built on it,
+work on this form and never walk IR again.
 """
 
 from __future__ import annotations
@@ -83,6 +84,12 @@ class Buffer:
     source: int | None = None  # views: the buffer viewed (a view of a view names the view)
     location: str = ""  # weights, allocations and views: where the op defining it is
     label: str = ""  # the SSA name the IR gives it (`%big`), if any
+    out_name: str = ""  # an in-out argument (an input updated in place): its output's name
+
+    @property
+    def output_name(self) -> str:
+        """The name an output buffer is read back under."""
+        return self.out_name or self.name
 
     @property
     def nbytes(self) -> int:
@@ -236,8 +243,12 @@ def read_program(fn: func.FuncOp) -> Program:
         )
         if "npu.input" in attrs:
             name = attrs["npu.input"]
-            assert isinstance(name, StringAttr)
-            inputs.append(add(arg, INPUT, name=name.data, logical=logical))
+            out = attrs.get("npu.output")  # an in-out argument is an input and an output
+            assert isinstance(name, StringAttr) and isinstance(out, StringAttr | None)
+            out_name = "" if out is None else out.data
+            inputs.append(add(arg, INPUT, name=name.data, logical=logical, out_name=out_name))
+            if out is not None:
+                outputs.append(inputs[-1])
         else:
             name = attrs["npu.output"]
             assert isinstance(name, StringAttr)

@@ -79,7 +79,8 @@ def input_shapes(program: Program) -> dict[str, tuple[tuple[int, ...], np.dtype]
 
 
 def random_inputs(shapes: Shapes, seed: int = 0) -> dict[str, np.ndarray]:
-    """Seeded inputs of `shapes`: floats ~ U(-1, 1), integers in [-8, 8) (unsigned [0, 8)),
+    """Seeded inputs of `shapes`: floats ~ U(-1, 1), integers in [0, 2) (valid indices of
+    any table of two rows or more, and 0/1 masks: token ids, attention masks, token types),
     booleans fair, drawn in argument order; an input the host cannot hold is a `GeError`."""
     rng = np.random.default_rng(seed)
     values = {}
@@ -90,8 +91,7 @@ def random_inputs(shapes: Shapes, seed: int = 0) -> dict[str, np.ndarray]:
             elif dtype.kind == "b":
                 values[name] = rng.integers(0, 2, shape).astype(bool)
             else:
-                low = 0 if dtype.kind == "u" else -8
-                values[name] = rng.integers(low, 8, shape).astype(dtype)
+                values[name] = rng.integers(0, 2, shape).astype(dtype)
         except (MemoryError, ValueError):
             raise GeError(
                 f"error: cannot draw input '{name}' of shape {list(shape)} ({dtype}): the host "

@@ -23,7 +23,8 @@ they replace the optimisation part, and `lower-to-device` and `plan-memory` are 
 unless they hold them; `-O0` runs the lowering and the planning only; input that already
 holds an `npu` program runs no passes.  `--inputs` is an `.npz` whose keys are the
 function's argument names (ONNX names when imported, `arg0`, ... otherwise); without it
-inputs are seeded random arrays (`--seed`).  `--outputs` writes the outputs (keys: result
+inputs are seeded random arrays (`--seed`): floats ~ U(-1, 1), integers in [0, 2) (valid
+token ids, masks and token types), booleans fair.  `--outputs` writes the outputs (keys: result
 names), replaced only when the whole run succeeds (so are the trace and the timeline).
 `--check-numbers` (or `--check`, its old name) also runs the reference interpreter on a copy
 of the graph before any pass (and onnxruntime for ONNX input) and prints the largest error

@@ -9,7 +9,8 @@
 For each graph Dynamo captures, the backend returns a callable that compiles on its first
 call with a given signature (the shapes and dtypes of the graph's inputs) and reuses the
 compiled program for every later call with that signature.  Compiling traces Dynamo's graph
-to ATen with `make_fx` (inference: under `no_grad`, the model's eager kernels run once),
+to functional ATen with `make_fx` (inference: under `no_grad`, the model's eager kernels run
+once; `x += y` becomes an add, and a graph that writes one of its inputs in place is refused),
 converts it to `ge` IR (`ge_dialect.frontend.torch_import.FxConverter`: stream scopes and
 waits included), runs `DEFAULT_PIPELINE` (or `compiler_config.pipeline`) then
 `lower-to-device,plan-memory`, and reads the device program once.  Parameters and buffers
@@ -29,6 +30,8 @@ from typing import Any
 
 import torch
 import torch.fx
+import torch.utils._pytree as pytree
+from torch._subclasses.functional_tensor import FunctionalTensor, FunctionalTensorMode
 from torch.fx import traceback as fx_traceback
 from torch.fx.experimental.proxy_tensor import make_fx
 from xdsl.dialects.builtin import ModuleOp
@@ -121,7 +124,7 @@ class _NpuGraph:
                     f"<torch.compile>: error: graph input '{self.input_names[i]}' is a "
                     f"{type(a).__name__}, not a tensor (compile with dynamic=False)"
                 )
-        traced = _trace(self.gm, args)
+        traced = _trace(self.gm, args, self.input_names)
         placeholders = [n for n in traced.graph.nodes if n.op == "placeholder"]
         constants = {placeholders[i].name: args[i] for i in self.frozen}
         names = {
@@ -183,14 +186,34 @@ class _NpuGraph:
         return tuple(outputs)
 
 
-def _trace(gm: torch.fx.GraphModule, args: Sequence[torch.Tensor]) -> torch.fx.GraphModule:
-    """`gm` traced to ATen ops (real tensors, no_grad), keeping each node's stack trace."""
+def _trace(
+    gm: torch.fx.GraphModule, args: Sequence[torch.Tensor], names: Sequence[str]
+) -> torch.fx.GraphModule:
+    """`gm` traced to functional ATen ops (real tensors, no_grad), keeping each node's stack
+    trace.  Functionalization turns in-place ops (`x += y`) into their out-of-place forms
+    and reads every view after a write to its base; writing a graph input in place (`names`
+    name the inputs) is refused: the compiled graph would not write it back."""
 
     def run(*a: Any) -> Any:
-        return torch.fx.Interpreter(gm).run(*a)
+        inputs = [FunctionalTensor.to_functional(t) for t in a]
+        out = torch.fx.Interpreter(gm).run(*inputs)
+        for name, t in zip(names, inputs, strict=True):
+            torch._sync(t)
+            if torch._functionalize_has_data_mutation(t.elem):  # type: ignore[attr-defined]
+                raise GeError(
+                    f"<torch.compile>: error: the graph writes its input '{name}' in place, "
+                    "which the compiled graph would not write back"
+                )
+        return pytree.tree_map_only(
+            FunctionalTensor, lambda t: torch._from_functional_tensor(t.elem), out
+        )
 
+    exclude = torch._C._ExcludeDispatchKeyGuard(
+        torch._C.DispatchKeySet(torch._C.DispatchKey.Functionalize)
+    )
     with torch.no_grad(), fx_traceback.preserve_node_meta():
-        return make_fx(run, tracing_mode="real")(*args)
+        with exclude, FunctionalTensorMode():
+            return make_fx(run, tracing_mode="real")(*args)
 
 
 def _run_pipeline(converted: Converted, config: CompilerConfig, dump_dir: str | None) -> ModuleOp:

@@ -5,20 +5,21 @@
 
 `inputs` are the physical arrays of the operands (`Operand.physical_shape`); the result is one
 new physical array per out_type, of exactly its physical shape and dtype, never sharing memory
-with an input.  An NC1HWC0 result has zero padding lanes.  `attrs` are the `ge` op's
-properties as plain Python values (lists, int, float, str, bool); an absent unit attribute
-is False.  Kernels follow the stored arrays: a binary op broadcasts the stored shapes as
-numpy does, pooling windows run over the stored H and W axes of every lane, batch norm
-multiplies by per-channel vectors laid out like the input (zero padded), so a layout
-decision that is wrong for the stored arrays gives wrong numbers (or a shape error), as on
-the device.
+with an input (an in-place kernel, `IN_PLACE_KERNELS`, writes into the launch's output
+buffers instead, which may be an input's memory: `cache.scatter_update`).  An NC1HWC0
+result has zero padding lanes.  `attrs` are the `ge` op's properties as plain Python values
+(lists, int, float, str, bool); an absent unit attribute is False.  Kernels follow the
+stored arrays: a binary op broadcasts the stored shapes as numpy does, pooling windows run
+over the stored H and W axes of every lane, batch norm multiplies by per-channel vectors
+laid out like the input (zero padded), so a layout decision that is wrong for the stored
+arrays gives wrong numbers (or a shape error), as on the device.
 
 Numerics: floats narrower than fp32 upcast to fp32, compute, and round once; fp32 computes in
 fp32 (GEMMs included: numpy's fp16 matmul has no BLAS path); integer arithmetic is exact in
 int64 and saturates when stored (`ge.add`/`sub`/`mul` on i8/ui8); data movement is exact.
 One module per family: `conv` (im2col + one matmul per group tile), `elementwise`,
 `pooling`, `data_movement`, `indexing`, `matmul`, `reduction`, `collectives`,
-`comparison`; `base` holds what they share.
+`comparison`, `cache`, `moe`, `transformer`; `base` holds what they share.
 
 The kernels here: conv2d, fused_conv2d, batch_norm; relu, relu6, leaky_relu, clip, sigmoid,
 silu, identity, cast; exp, log, tanh, erf, sqrt, rsqrt, neg, reciprocal, gelu; add, sub, mul,
@@ -27,7 +28,9 @@ greater_equal, logical_not, logical_and, logical_or, where (`comparison`); max_p
 avg_pool, global_avg_pool; concat,
 trans_data, reshape, flatten, transpose, copy; gather, slice, expand (`indexing`);
 matmul; softmax, reduce_sum, reduce_mean, reduce_max, reduce_min, layer_norm, rms_norm
-(`reduction`); hcom_all_reduce,
+(`reduction`); scatter_update (`cache`, in place); topk, scatter_add, swi_glu,
+moe_gating_top_k, grouped_matmul (`moe`); flash_attention, rotary_mul
+(`transformer`); hcom_all_reduce,
 hcom_all_gather (one simulated device: `rank_size` identical ranks, so sum is
 rank_size * x, prod x ** rank_size, max/min x, all-gather rank_size copies along dim 0;
 with rank_size 1 both are the identity).
@@ -38,6 +41,7 @@ from __future__ import annotations
 import numpy as np
 
 from ge_dialect.sim.kernels import (
+    cache,
     collectives,
     comparison,
     conv,
@@ -45,8 +49,10 @@ from ge_dialect.sim.kernels import (
     elementwise,
     indexing,
     matmul,
+    moe,
     pooling,
     reduction,
+    transformer,
 )
 from ge_dialect.sim.kernels.base import Kernel, Operand, UnknownKernel
 
@@ -63,9 +69,17 @@ KERNELS: dict[str, Kernel] = {
     **reduction.KERNELS,
     **collectives.KERNELS,
     **comparison.KERNELS,
+    **cache.KERNELS,
+    **moe.KERNELS,
+    **transformer.KERNELS,
 }
 """Kernel name (the `ge` op's name without "ge.") -> kernel(inputs, in_types, out_types,
 attrs)."""
+
+IN_PLACE_KERNELS: dict[str, cache.InPlaceKernel] = {**cache.IN_PLACE_KERNELS}
+"""Kernels that write into the output buffers the launch gives them (`run_kernel`'s
+`outputs`), possibly an input's own memory: kernel(inputs, outputs, in_types, out_types,
+attrs).  Each is also in `KERNELS`, writing a new array."""
 
 
 def run_kernel(
@@ -74,8 +88,11 @@ def run_kernel(
     in_types: list[Operand],
     out_types: list[Operand],
     attrs: dict[str, object],
+    outputs: list[np.ndarray] | None = None,
 ) -> list[np.ndarray]:
-    """Runs kernel `kernel` on the physical `inputs`; one new physical array per out_type.
+    """Runs kernel `kernel` on the physical `inputs`; one new physical array per out_type,
+    except that an in-place kernel (`IN_PLACE_KERNELS`) given the launch's output buffers
+    (`outputs`) writes into them and returns them.
 
     Raises `UnknownKernel` for a name not in `KERNELS`, ValueError when an input's shape is
     not the physical shape of its Operand (or the result's would not be).
@@ -92,4 +109,8 @@ def run_kernel(
                 f"{kernel}: input #{i} has shape {tuple(x.shape)}, expected the physical "
                 f"shape {t.physical_shape} of {t}"
             )
+    in_place = IN_PLACE_KERNELS.get(kernel)
+    if in_place is not None and outputs is not None:
+        in_place(list(inputs), list(outputs), list(in_types), list(out_types), attrs)
+        return list(outputs)
     return f(list(inputs), list(in_types), list(out_types), attrs)

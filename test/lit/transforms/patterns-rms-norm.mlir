@@ -1,7 +1,7 @@
-// The RMS-norm fusion (examples/patterns/rms_norm.py), loaded as a plugin: Hugging Face
+// The RMS-norm fusion of the built-in --fuse-mlp (transforms/fuse_mlp.py): Hugging Face
 // Llama's weight * (x * rsqrt(mean(x^2) + eps)) -> ge.rms_norm, with x^2 as a pow by 2 or as
 // mul(x, x) and the muls in either order; the cases it must leave alone follow.
-// RUN: ge-opt --load-patterns=%examples/patterns/rms_norm.py --fuse-rms-norm %s --split-input-file | filecheck %s
+// RUN: ge-opt --fuse-mlp %s --split-input-file | filecheck %s
 
 // As the PyTorch importer writes LlamaRMSNorm.
 // CHECK-LABEL: func.func @llama(

@@ -1,5 +1,5 @@
 """ge-opt's own fuzzer (`dev/fuzz.py`) in CI: a fixed seed and a bounded budget
-(about a minute and a half on 2 cores), clean: no traceback, no hang, no lost `-o` file, and
+(about half a minute on 2 cores), clean: no traceback, no hang, no lost `-o` file, and
 every exit-0 output reads back to the same text.  A longer campaign is a command:
 
     python dev/fuzz.py --mutants 20000 --onnx 2400 --save build/fuzz
@@ -18,13 +18,13 @@ import fuzz  # noqa: E402  (dev/fuzz.py: a developer's tool beside the tests, no
 
 
 def test_a_fixed_seed_campaign_is_clean(capsys: pytest.CaptureFixture[str]) -> None:
-    campaign = fuzz.fuzz(mutants=1500, onnx_mutants=300, seed=2026, timeout=20.0)
+    campaign = fuzz.fuzz(mutants=600, onnx_mutants=120, seed=2026, timeout=20.0)
     with capsys.disabled():
         print("\n" + campaign.report(0.0).split("\n", 1)[0].replace(" in 0 s", ""))
     assert not campaign.failures, campaign.report(0.0)
     outcomes = campaign.outcomes
-    assert outcomes["mlir exit 0"] >= 100  # the campaign reaches the passes and the printer
-    assert outcomes["onnx exit 0"] >= 15
+    assert outcomes["mlir exit 0"] >= 40  # the campaign reaches the passes and the printer
+    assert outcomes["onnx exit 0"] >= 5
 
 
 def test_the_fuzzer_finds_a_planted_traceback(monkeypatch: pytest.MonkeyPatch) -> None:

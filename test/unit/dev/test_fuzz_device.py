@@ -152,6 +152,22 @@ def test_a_reshape_view_reads_its_source_value() -> None:
     assert findings == []
 
 
+def test_an_in_place_update_is_a_value_of_its_own() -> None:
+    """A launch writing a view of the buffer it reads (scatter_update's in-place update)
+    leaves a new value there: a later read of the old value is a clobber, of the new one
+    fine (as the simulator's checker has it)."""
+    update = [
+        view("%a", 0),
+        relu("%x", "%a", 0),
+        "%n = npu.view %a[0] : memref<4xf32> -> memref<4xf32>",
+        relu("%a", "%n", 0),
+    ]
+    findings = program(*update, relu("%a", "%y", 0))
+    assert kinds(findings) == ["clobber"]
+    assert findings[0].tasks == ("7:3", "6:3")
+    assert program(*update, relu("%n", "%y", 0)) == []
+
+
 def test_a_read_of_bytes_nothing_wrote_is_uninitialized() -> None:
     findings = program(view("%a", 0), relu("%a", "%y", 0))
     assert kinds(findings) == ["uninitialized"]
@@ -396,15 +412,15 @@ def test_the_campaign_catches_a_ge_run_that_accepts_races() -> None:
     def unchecked(args: list[str]) -> int:
         return ge_run.main([*args, "--no-race-check"])
 
-    campaign, _ = fuzz_device.fuzz_device(60, seed=3, graphs=4, zoo=False, entry=unchecked)
+    campaign, _ = fuzz_device.fuzz_device(30, seed=3, graphs=4, zoo=False, entry=unchecked)
     assert any(f.startswith("miss-") for f in campaign.failures), campaign.report(0.0, 0)
 
 
 def test_a_fixed_seed_campaign_is_clean(capsys: pytest.CaptureFixture[str]) -> None:
-    campaign, seeds = fuzz_device.fuzz_device(250, seed=2026, graphs=8, zoo=False, timeout=20.0)
+    campaign, seeds = fuzz_device.fuzz_device(120, seed=2026, graphs=8, zoo=False, timeout=20.0)
     report = campaign.report(0.0, seeds)
     with capsys.disabled():
         print("\n" + "\n".join(report.splitlines()[:3]).replace(" in 0 s", ""))
     assert not campaign.failures, report
-    assert campaign.outcomes["accepted"] >= 20  # mutants that reach the model
-    assert campaign.outcomes["rejected by checker"] >= 50  # and the checker
+    assert campaign.outcomes["accepted"] >= 12  # mutants that reach the model
+    assert campaign.outcomes["rejected by checker"] >= 25  # and the checker

@@ -934,10 +934,16 @@ def test_node_errors(op, ins, attrs, outs, reason):
     assert reason in text, text
 
 
-def test_int64_constant_used_as_a_value():
+def test_constants_used_as_values():
+    """An INT64 constant is a value of its type (an f32 + i64 add is refused by the op); a
+    DOUBLE one is refused as a value."""
     model = make([node("Add", ["x", "k"], ["y"], name="add")], {"x": u((3,))}, ["y"],
                  {"k": np.array([1, 2, 3], np.int64)}, check=False)
-    assert "'add' (Add: constant 'k' of type INT64 is used as a value" in import_error(model)
+    assert "'add' (Add: 'ge.add' op operand 'rhs' has element type i64, expected f32" in (
+        import_error(model))
+    model = make([node("Add", ["x", "k"], ["y"], name="add")], {"x": u((3,))}, ["y"],
+                 {"k": np.array([1, 2, 3], np.float64)}, check=False)
+    assert "'add' (Add: constant 'k' of type DOUBLE is used as a value" in import_error(model)
 
 
 def test_other_domains_and_sparse_initializers():
@@ -955,10 +961,10 @@ def test_other_domains_and_sparse_initializers():
 
 
 def test_unsupported_input_type():
-    model = make([node("Identity", ["x"], ["y"])], {"x": np.zeros((2,), np.int64)}, ["y"])
+    model = make([node("Identity", ["x"], ["y"])], {"x": np.zeros((2,), np.float64)}, ["y"])
     assert import_error(model) == (
-        "model: error: input 'x' has element type INT64; only FLOAT and FLOAT16 inputs are "
-        "supported"
+        "model: error: input 'x' has element type DOUBLE; only FLOAT, FLOAT16, INT64, INT32 and "
+        "BOOL inputs are supported"
     )
 
 

@@ -298,7 +298,7 @@ OPS: dict[str, tuple[str, str, str]] = {
         'ge.hcom_all_gather %0 group "world" rank_size 4 : tensor<2x8xf16> -> tensor<8x8xf16>',
         "tensor<8x8xf16>",
     ),
-    # random integer inputs lie in [-8, 8): every one indexes an axis of 8 (negative wrap)
+    # random integer inputs lie in [0, 2): every one indexes an axis of 8
     "gather": (
         "tensor<3x8xf32>, tensor<2x5xi32>",
         "ge.gather %0, %1 axis 1 : tensor<3x8xf32>, tensor<2x5xi32> -> tensor<3x2x5xf32>",
@@ -315,6 +315,54 @@ OPS: dict[str, tuple[str, str, str]] = {
         "ge.expand %0 : tensor<3x1xi8> -> tensor<2x3x4xi8>",
         "tensor<2x3x4xi8>",
     ),
+    # a function returns the first result of an op of two
+    "topk": (
+        "tensor<4x8xf32>",
+        "%y, %i = ge.topk %0 k 3 axis 1 largest sorted : tensor<4x8xf32> -> tensor<4x3xf32>, "
+        "tensor<4x3xi64>",
+        "tensor<4x3xf32>",
+    ),
+    # indices in [0, 8] (the inputs' absolute values) fit an axis of 16
+    "scatter_add": (
+        "tensor<2x16xf32>, tensor<2x3xi64>, tensor<2x3xf32>",
+        "ge.scatter_add %0, %1, %2 axis 1 : tensor<2x16xf32>, tensor<2x3xi64>, tensor<2x3xf32> "
+        "-> tensor<2x16xf32>",
+        "tensor<2x16xf32>",
+    ),
+    "swi_glu": (
+        "tensor<3x8xf16>",
+        "ge.swi_glu %0 dim 1 : tensor<3x8xf16> -> tensor<3x4xf16>",
+        "tensor<3x4xf16>",
+    ),
+    "moe_gating_top_k": (
+        "tensor<6x4xf32>",
+        '%y, %i = ge.moe_gating_top_k %0 k 2 norm "sigmoid" renorm : tensor<6x4xf32> -> '
+        "tensor<6x2xf32>, tensor<6x2xi64>",
+        "tensor<6x2xf32>",
+    ),
+    "grouped_matmul": (
+        "tensor<2x3x4xf32>, tensor<2x4x5xf32>",
+        "ge.grouped_matmul %0, %1 : tensor<2x3x4xf32>, tensor<2x4x5xf32> -> tensor<2x3x5xf32>",
+        "tensor<2x3x5xf32>",
+    ),
+    "flash_attention": (
+        "tensor<1x4x3x8xf16>, tensor<1x2x5x8xf16>, tensor<1x2x5x8xf16>",
+        "ge.flash_attention %0, %1, %2 scale 0.25 causal : tensor<1x4x3x8xf16>, "
+        "tensor<1x2x5x8xf16>, tensor<1x2x5x8xf16> -> tensor<1x4x3x8xf16>",
+        "tensor<1x4x3x8xf16>",
+    ),
+    "rotary_mul": (
+        "tensor<1x2x3x8xf32>, tensor<1x1x3x8xf32>, tensor<1x1x3x8xf32>",
+        "ge.rotary_mul %0, %1, %2 : tensor<1x2x3x8xf32>, tensor<1x1x3x8xf32>, tensor<1x1x3x8xf32>",
+        "tensor<1x2x3x8xf32>",
+    ),
+    # positions in [0, 8] (the inputs' absolute values) fit 1 of 16 (in place: in-out)
+    "scatter_update": (
+        "tensor<2x3x16x4xf32>, tensor<2xi64>, tensor<2x3x1x4xf32>",
+        "ge.scatter_update %0, %1, %2 axis 2 : tensor<2x3x16x4xf32>, tensor<2xi64>, "
+        "tensor<2x3x1x4xf32> -> tensor<2x3x16x4xf32>",
+        "tensor<2x3x16x4xf32>",
+    ),
 }
 
 
@@ -327,7 +375,8 @@ def ge_module(name: str):
     """The function of case `name`, parsed and verified."""
     args, op, result = OPS[name]
     params = ", ".join(f"%{i}: {t}" for i, t in enumerate(_arg_types(args)))
-    text = f"func.func @main({params}) -> {result} {{\n  %y = {op}\n  func.return %y : {result}\n}}"
+    op = op if op.startswith("%") else f"%y = {op}"  # an op of two results names both
+    text = f"func.func @main({params}) -> {result} {{\n  {op}\n  func.return %y : {result}\n}}"
     module = api.parse(text, f"{name}.mlir")
     api.verify(module, f"{name}.mlir")
     return module

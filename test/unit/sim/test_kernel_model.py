@@ -14,6 +14,8 @@ ND, as `lower-to-device` makes it) and timed alone through `sim.timing.simulate_
   cannot be split (a batch of fractal-sized GEMMs); where they can, the tiler evens the
   waves out with smaller tiles, as a real matmul tiling does.
 - Doubling K doubles a large GEMM's cube time.
+- An ND operand pays for ND2NZ on its loads into L1 when its row segments are shorter than
+  the profile's burst (512 B), and a FRACTAL_NZ operand does not.
 """
 
 from __future__ import annotations
@@ -157,3 +159,38 @@ def test_conv_keeps_its_tiles():
         attrs={"strides": [1, 1], "pads": [1, 1, 1, 1]},
     )
     assert kernel_time(conv, PROFILE).blocks == 1
+
+
+def with_formats(task: Task, a: str, b: str) -> Task:
+    """`task` with its operands stored as `a` and `b` (ND or FRACTAL_NZ)."""
+    x, w = task.in_types
+    return dataclasses.replace(
+        task, in_types=(dataclasses.replace(x, fmt=a), dataclasses.replace(w, fmt=b))
+    )
+
+
+def test_nd_operands_pay_for_nd2nz_and_fractal_nz_ones_do_not():
+    # A^T B with A stored [4096, 256] (transposed) and B [4096, 256] fp16: the tiler spreads
+    # the 256 x 256 result over the cores in 32 x 64 tiles, so an ND operand's ND2NZ row
+    # segments are cut to the tile, 64 B of A's rows and 128 B of B's (an eighth and a
+    # quarter of the burst): with either operand ND its loads into L1 bound the block; with
+    # both FRACTAL_NZ (whole fractals) they take a third of the time.  HBM traffic and the
+    # tiles are the same.
+    task = dataclasses.replace(
+        matmul(256, 4096, 256),
+        in_types=(Operand((4096, 256), F16, "ND"), Operand((4096, 256), F16, "ND")),
+        attrs={"has_bias": False, "transpose_a": True},
+    )
+    nd = kernel_time(task, PROFILE)
+    nz = kernel_time(with_formats(task, "FRACTAL_NZ", "FRACTAL_NZ"), PROFILE)
+    a_nd = kernel_time(with_formats(task, "ND", "FRACTAL_NZ"), PROFILE)
+    b_nd = kernel_time(with_formats(task, "FRACTAL_NZ", "ND"), PROFILE)
+    assert (nd.tiles, nd.blocks, nd.hbm_bytes) == (nz.tiles, nz.blocks, nz.hbm_bytes)
+    assert nd.compute > max(a_nd.compute, b_nd.compute)
+    assert min(a_nd.compute, b_nd.compute) > 2 * nz.compute
+    # rows of a whole burst or more (A untransposed, rows of K = 4096: 8 KiB) load at full
+    # speed: A in ND costs nothing more than A in FRACTAL_NZ
+    wide = matmul(256, 4096, 256)
+    assert kernel_time(with_formats(wide, "ND", "FRACTAL_NZ"), PROFILE) == kernel_time(
+        with_formats(wide, "FRACTAL_NZ", "FRACTAL_NZ"), PROFILE
+    )

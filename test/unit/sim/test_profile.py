@@ -48,7 +48,7 @@ TEMPLATE_LINES = [
     '  "memory": {',  # 10
     '    "hbm_bandwidth": "1 TB/s",',  # 11
     '    "core_bandwidth": "100 GB/s", "sustained_bandwidth": "0.5 TB/s",',  # 12
-    '    "l2_bandwidth": "5 TB/s",',  # 13
+    '    "l2_bandwidth": "5 TB/s", "burst": "512 B",',  # 13
     '    "l2_size": "32 MiB", "hbm_size": "32 GiB",',  # 14
     '    "alignment": "512 B", "latency": "1 us"',  # 15
     "  },",  # 16
@@ -107,7 +107,7 @@ def test_default_loads_and_peaks_at_256_tflops():
     assert p.hbm_bytes == 32 << 30  # an Ascend 910's 32 GB of HBM2
     assert (p.l0a_bytes, p.l0b_bytes, p.l0c_bytes) == (64 << 10, 64 << 10, 256 << 10)
     assert (p.l1_bytes, p.ub_bytes, p.l2_bytes) == (1 << 20, 256 << 10, 32 << 20)
-    assert p.alignment == 512
+    assert p.alignment == 512 and p.burst_bytes == 512
     assert p.link_bandwidth == 30e9 and p.link_latency == 1.5e-6
     # ridge point ~213 FLOPs/byte (256 TFLOPS over 1.2 TB/s)
     assert p.peak_cube_flops() / p.hbm_bandwidth == pytest.approx(213, rel=0.01)

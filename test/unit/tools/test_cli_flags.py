@@ -370,8 +370,12 @@ def test_print_ir_after_all(capsys, tmp_path):
 
 def test_print_ir_after_all_elides_as_the_output_does(capsys, tmp_path):
     example = f"{ROOT}/examples/resnet_block.mlir"
-    r = run(capsys, tmp_path, [example, "--fuse", "--print-ir-after-all",
-                               "--elide-constants-if-larger=16"], None)
+    r = run(
+        capsys,
+        tmp_path,
+        [example, "--fuse", "--print-ir-after-all", "--elide-constants-if-larger=16"],
+        None,
+    )
     assert r.code == 0
     dump = r.err.split("IR Dump After fuse")[1]
     assert dump.count("#ge.elided") == 2 and r.out.count("#ge.elided") == 2
@@ -552,6 +556,59 @@ def test_dce_flag(capsys, tmp_path):
 def test_fuse_flag(capsys, tmp_path):
     r = run(capsys, tmp_path, ["--fuse"], CONV_RELU)
     assert r.code == 0 and "ge.fused_conv2d" in r.out and "activation relu" in r.out
+
+
+SILU_GATE = """func.func @f(%x: tensor<4x8xf32>) -> tensor<4x4xf32> {
+  %a = ge.slice %x starts [0] ends [4] axes [1] steps [1] : tensor<4x8xf32> -> tensor<4x4xf32>
+  %b = ge.slice %x starts [4] ends [8] axes [1] steps [1] : tensor<4x8xf32> -> tensor<4x4xf32>
+  %s = ge.silu %a : tensor<4x4xf32>
+  %y = ge.mul %s, %b : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  func.return %y : tensor<4x4xf32>
+}
+"""
+
+
+@exercises("--fuse-mlp")
+def test_fuse_mlp_flag(capsys, tmp_path):
+    r = run(capsys, tmp_path, ["--fuse-mlp"], SILU_GATE)
+    assert r.code == 0 and "ge.swi_glu %x dim 1" in r.out and "ge.silu" not in r.out
+
+
+ATTENTION = """func.func @f(%q: tensor<1x2x4x8xf32>, %k: tensor<1x2x6x8xf32>, %v: tensor<1x2x6x8xf32>) -> tensor<1x2x4x8xf32> {
+  %c = ge.const dense<0.25> : tensor<f32>
+  %kt = ge.transpose %k perm [0, 1, 3, 2] : tensor<1x2x6x8xf32> -> tensor<1x2x8x6xf32>
+  %s = ge.matmul %q, %kt : tensor<1x2x4x8xf32>, tensor<1x2x8x6xf32> -> tensor<1x2x4x6xf32>
+  %t = ge.mul %s, %c : (tensor<1x2x4x6xf32>, tensor<f32>) -> tensor<1x2x4x6xf32>
+  %p = ge.softmax %t axis 3 : tensor<1x2x4x6xf32>
+  %o = ge.matmul %p, %v : tensor<1x2x4x6xf32>, tensor<1x2x6x8xf32> -> tensor<1x2x4x8xf32>
+  func.return %o : tensor<1x2x4x8xf32>
+}
+"""
+
+
+@exercises("--fuse-attention")
+def test_fuse_attention_flag(capsys, tmp_path):
+    r = run(capsys, tmp_path, ["--fuse-attention"], ATTENTION)
+    assert r.code == 0 and "ge.flash_attention %q, %k, %v" in r.out
+    assert "ge.softmax" not in r.out and "ge.matmul" not in r.out
+
+
+MATMUL_WEIGHT = """func.func @f(%x: tensor<16x32xf16>) -> tensor<16x64xf16> {
+  %w = ge.const dense<0.5> : tensor<32x64xf16>
+  %y = ge.matmul %x, %w : tensor<16x32xf16>, tensor<32x64xf16> -> tensor<16x64xf16>
+  func.return %y : tensor<16x64xf16>
+}
+"""
+
+
+@exercises("--to-fractal-nz")
+def test_to_fractal_nz_flag(capsys, tmp_path):
+    r = run(capsys, tmp_path, ["--to-fractal-nz"], MATMUL_WEIGHT)
+    assert r.code == 0 and "tensor<32x64xf16, #ge.format<FRACTAL_NZ>>" in r.out
+    assert (
+        "tensor<32x64xf16, #ge.format<FRACTAL_NZ>>"
+        not in run(capsys, tmp_path, [], MATMUL_WEIGHT).out
+    )
 
 
 @exercises("--to-nc1hwc0")

@@ -120,11 +120,11 @@ def test_pipeline_rules(capsys, tmp_path, monkeypatch):
                  ["-p", "fuse,plan-memory"]):
         assert run(capsys, [src, *args])[0] == 0
     assert seen == [
-        "canonicalize,cse,fuse,to-nc1hwc0,assign-streams,lower-to-device,plan-memory",
+        "canonicalize,cse,fuse,fuse-attention,fuse-mlp,to-nc1hwc0,assign-streams,lower-to-device,plan-memory",
         "lower-to-device,plan-memory",
         "fuse,lower-to-device,plan-memory",
         "cse,lower-to-device,plan-memory",
-        "canonicalize,cse,fuse,to-nc1hwc0,assign-streams,lower-to-device,plan-memory",
+        "canonicalize,cse,fuse,fuse-attention,fuse-mlp,to-nc1hwc0,assign-streams,lower-to-device,plan-memory",
         "fuse,lower-to-device,plan-memory",
     ]
 

@@ -26,14 +26,15 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from ge_dialect import api
-from ge_dialect.ir.dialects import ge, stream
 from ge_dialect.frontend.builder import GraphBuilder
+from ge_dialect.ir.dialects import ge, stream
 from ge_dialect.utils.errors import GeError
 from transforms import get_all_passes
 from transforms.authoring import (
     Match,
     Pattern,
     const,
+    one_of,
     op,
     pattern,
     pattern_pass,
@@ -219,6 +220,44 @@ def test_a_name_bound_twice_is_the_same_value():
     assert matches(x_times_sigmoid, other) is None
 
 
+def test_one_of_takes_the_first_alternative_that_matches_and_only_its_bindings():
+    """An optional identity in a chain; a failed alternative leaves no binding or op."""
+    x = op(ge.SigmoidOp, "x", bind="sig")
+    matcher = op(ge.ReluOp, one_of(op(ge.IdentityOp, x, single_use=True, bind="id"), x))
+    direct = """
+    func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+      %s = ge.sigmoid %x : tensor<2xf32>
+      %y = ge.relu %s : tensor<2xf32>
+      func.return %y : tensor<2xf32>
+    }"""
+    m = matches(matcher, direct)
+    assert m is not None and "id" not in m.bound
+    assert [o.name for o in m.ops] == ["ge.sigmoid", "ge.relu"]
+    through = direct.replace(
+        "%y = ge.relu %s", "%i = ge.identity %s : tensor<2xf32>\n      %y = ge.relu %i"
+    )
+    m = matches(matcher, through)
+    assert m is not None and isinstance(m.id, ge.IdentityOp)
+    assert [o.name for o in m.ops] == ["ge.sigmoid", "ge.identity", "ge.relu"]
+    # the first alternative fails after binding `x` and matching the sigmoid (its named
+    # operand `a`), then at `b`: nothing of it stays
+    failing = one_of(op(ge.MatMulOp, a=op(ge.SigmoidOp, "x", bind="s"), b=op(ge.TanhOp)), "any")
+    two = """
+    func.func @main(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
+      %s = ge.sigmoid %x : tensor<2x2xf32>
+      %r = ge.relu %x : tensor<2x2xf32>
+      %m = ge.matmul %s, %r : tensor<2x2xf32>, tensor<2x2xf32> -> tensor<2x2xf32>
+      %y = ge.identity %m : tensor<2x2xf32>
+      func.return %y : tensor<2x2xf32>
+    }"""
+    m = matches(op(ge.IdentityOp, failing), two)
+    assert m is not None and set(m.bound) == {"any"} and [o.name for o in m.ops] == ["ge.identity"]
+    neither = direct.replace("ge.sigmoid %x", "ge.tanh %x")
+    assert matches(matcher, neither) is None
+    with pytest.raises(ValueError, match="one_of needs at least one alternative"):
+        one_of()
+
+
 # --------------------------------------------------------------------------------------
 # Rewriting: labels, locations, dead ops, errors, statistics
 # --------------------------------------------------------------------------------------
@@ -292,6 +331,55 @@ def test_rewrite_returning_none_declines_and_an_existing_value_replaces():
     assert Never.name == "never" and DropMul.name == "drop-mul"
     assert run_patterns(module, [DropMul()], "t") == 1
     assert names(module) == []  # the mul replaced, the sigmoid dead and erased
+
+
+RELU_NEG = """
+func.func @main(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>) {
+  %r = ge.relu %x : tensor<2x3xf32>
+  %n = ge.neg %r : tensor<2x3xf32>
+  %e = ge.exp %n : tensor<2x3xf32>
+  func.return %r, %e : tensor<2x3xf32>, tensor<2x3xf32>
+}
+"""
+
+
+def test_match_replace_also_replaces_a_later_op():
+    class SigmoidNeg(Pattern):  # relu(x) -> sigmoid(x), and its user neg -> the same value
+        match = op(ge.ReluOp, "x")
+
+        def rewrite(self, m: Match):
+            new = ge.SigmoidOp(m.x)
+            neg = next(u.operation for u in m.root.results[0].uses if u.operation.name == "ge.neg")
+            m.replace(neg, new.output)
+            return new
+
+    module = parse(RELU_NEG)
+    assert run_patterns(module, [SigmoidNeg()], "t") == 1
+    assert names(module) == ["ge.sigmoid", "ge.exp"]
+    sigmoid, exp = body_ops(module)
+    assert exp.operands[0] is sigmoid.results[0]
+
+
+def test_match_replace_of_an_earlier_op_or_a_wrong_type_names_the_pattern():
+    class Backwards(Pattern):
+        match = op(ge.ExpOp, op(ge.NegOp, "x", bind="neg"))
+
+        def rewrite(self, m: Match):
+            m.replace(m.neg, m.x)
+            return m.x
+
+    class WrongType(Pattern):
+        match = op(ge.NegOp, "x")
+
+        def rewrite(self, m: Match):
+            (use,) = m.root.results[0].uses
+            m.replace(use.operation, m.x, m.x)
+            return ge.SigmoidOp(m.x)
+
+    with pytest.raises(GeError, match=r"t\.mlir:5:3: .*'backwards' replaces 'ge.neg', which"):
+        run_patterns(parse(RELU_NEG), [Backwards()], "t")
+    with pytest.raises(GeError, match=r"'wrong-type' replaces 'ge.exp' by values of types "):
+        run_patterns(parse(RELU_NEG), [WrongType()], "t")
 
 
 def test_assigned_module_is_refused():

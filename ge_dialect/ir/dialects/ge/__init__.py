@@ -19,6 +19,9 @@ The package, as xDSL's linalg:
 - `comparison`: comparisons (i1 results), logic on i1 and `ge.where`;
 - `reduction`: the reduction and normalisation ops;
 - `indexing`: gather, slice and expand;
+- `transformer`: flash attention and rotary position embedding;
+- `moe`: topk, scatter_add, swi_glu, moe_gating_top_k, grouped_matmul;
+- `cache`: `ge.scatter_update`, the KV-cache update;
 - here: the `Ge` dialect, and the names users need, as `from ge_dialect.ir.dialects import ge`.
 """
 
@@ -43,6 +46,7 @@ from ge_dialect.ir.dialects.ge.base import (
     PoolingOp,
     UnaryElementwiseOp,
 )
+from ge_dialect.ir.dialects.ge.cache import ScatterUpdateOp
 from ge_dialect.ir.dialects.ge.comparison import (
     COMPARISON_OPS,
     ComparisonOp,
@@ -60,6 +64,14 @@ from ge_dialect.ir.dialects.ge.comparison import (
 )
 from ge_dialect.ir.dialects.ge.data import set_data_dir
 from ge_dialect.ir.dialects.ge.indexing import ExpandOp, GatherOp, SliceOp
+from ge_dialect.ir.dialects.ge.moe import (
+    GATING_NORMS,
+    GroupedMatmulOp,
+    MoeGatingTopKOp,
+    ScatterAddOp,
+    SwiGluOp,
+    TopKOp,
+)
 from ge_dialect.ir.dialects.ge.ops import (
     GELU_APPROXIMATIONS,
     AddOp,
@@ -116,6 +128,7 @@ from ge_dialect.ir.dialects.ge.reduction import (
     RmsNormOp,
     reduced_shape,
 )
+from ge_dialect.ir.dialects.ge.transformer import FlashAttentionOp, RotaryMulOp
 from ge_dialect.ir.dialects.ge.types import (
     dense_from_numpy,
     dense_to_numpy,
@@ -194,6 +207,14 @@ Ge = Dialect(
         GatherOp,
         SliceOp,
         ExpandOp,
+        ScatterUpdateOp,
+        TopKOp,
+        ScatterAddOp,
+        SwiGluOp,
+        MoeGatingTopKOp,
+        GroupedMatmulOp,
+        FlashAttentionOp,
+        RotaryMulOp,
     ],
     [FormatAttr, ExternalDataAttr, ElidedAttr, ActivationAttr, ReductionAttr],
     [GeConstantMaterialization()],

@@ -98,7 +98,7 @@ from ge_dialect.ir.dialects.ge.types import (
     to_logical,
     to_physical,
 )
-from ge_dialect.utils.dtypes import is_float, itemsize
+from ge_dialect.utils.dtypes import GRAPH_TYPES, is_float, itemsize, type_name
 from ge_dialect.utils.floats import print_dense
 from ge_dialect.utils.shapes import broadcast_shape
 
@@ -943,9 +943,11 @@ class ConcatOp(IRDLOperation):
 
 @irdl_op_definition
 class CastOp(UnaryOp):
-    """Converts between f32 and f16 (round to nearest even); shape and layout stay.
+    """Converts to f32 or f16 (round to nearest even) from f32, f16 or a graph integer
+    type (i1, i8, ui8, i32, i64: a mask or ids as floats); shape and layout stay.
 
     %y = ge.cast %x : tensor<1x4x8x8xf32> -> tensor<1x4x8x8xf16>
+    %m = ge.cast %mask : tensor<2x8xi64> -> tensor<2x8xf32>
     """
 
     name = "ge.cast"
@@ -953,7 +955,10 @@ class CastOp(UnaryOp):
     def verify_(self) -> None:
         x = type_of(self.input, "operand 'input'")
         y = type_of(self.output, "result")
-        require_float(x, "operand 'input'")
+        if type_name(x.element_type) not in GRAPH_TYPES:
+            raise VerifyException(
+                f"operand 'input' must be {', '.join(GRAPH_TYPES)}, got {x.element_type}"
+            )
         require_float(y, "result")
         if x.element_type == y.element_type:
             raise VerifyException(

@@ -151,15 +151,28 @@ def argument_role(value: SSAValue) -> tuple[str, str] | None:
 
 
 def read_only(value: SSAValue) -> str | None:
-    """What makes the buffer `value` read-only (a weight, a program input), or None."""
+    """What makes the buffer `value` read-only (a weight, a program input that is not also
+    an output), or None."""
     root = root_buffer(value)
     prefix = "a view of " if root is not value else ""
     if isinstance(root.owner, WeightOp):
         return f"{prefix}a weight (npu.weight)"
     role = argument_role(root)
-    if role is not None and role[0] == INPUT:
+    if role is not None and role[0] == INPUT and not is_in_out(root):
         return f'{prefix}the program input "{role[1]}"'
     return None
+
+
+def is_in_out(value: SSAValue) -> bool:
+    """Whether `value` is an in-out argument of a program (both `npu.input` and
+    `npu.output`: an input the program updates in place)."""
+    if not isinstance(value, BlockArgument):
+        return False
+    fn = value.block.parent_op()
+    if not isinstance(fn, func.FuncOp) or fn.arg_attrs is None:
+        return False
+    attrs = fn.arg_attrs.data[value.index] if value.index < len(fn.arg_attrs.data) else None
+    return isinstance(attrs, DictionaryAttr) and INPUT in attrs.data and OUTPUT in attrs.data
 
 
 def _verify_writable(value: SSAValue, what: str) -> None:

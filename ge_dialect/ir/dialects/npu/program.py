@@ -5,10 +5,12 @@ checks its structure only:
 
 - it has no results (outputs are arguments, written in place) and its body is one block
   of `npu` ops ending with `func.return`;
-- every argument is a buffer named by exactly one of `npu.input` / `npu.output` (a
-  string), inputs first, input names unique and output names unique (an output may share
-  its name with an input: a graph that returns its input `x` as its output `x`); an
-  optional `npu.type` (the logical type) has the argument's buffer as its physical storage;
+- every argument is a buffer named by `npu.input` or `npu.output` (a string), or by both:
+  an *in-out* argument (GE's RefData: an input the program updates in place, as a KV
+  cache, holding the output's value at the end), which counts as an input; inputs first,
+  input names unique and output names unique (an output may share its name with an input:
+  a graph that returns its input `x` as its output `x`); an optional `npu.type` (the
+  logical type) has the argument's buffer as its physical storage;
 - the event ids of records and waits together are exactly 0..n-1, and so are the stream
   ids of the tasks (GE's runtime numbers both densely);
 - the records of one event are all on one stream.  A wait goes on once its event has been
@@ -100,35 +102,29 @@ def _verify_arguments(fn: func.FuncOp, fallback: str) -> None:
                 "program is a named input or output",
                 fallback,
             )
-        if len(roles) == 2:
-            raise op_error(
-                fn,
-                f"argument {i} has both {INPUT} and {OUTPUT}: an argument is an input or an output",
-                fallback,
-            )
-        role = roles[0]
-        name = attrs[role]
-        if not isinstance(name, StringAttr) or not name.data:
-            raise op_error(
-                fn, f"argument {i}: {role} must be a non-empty string, got {name}", fallback
-            )
-        if role == OUTPUT and first_output is None:
+        for role in roles:
+            name = attrs[role]
+            if not isinstance(name, StringAttr) or not name.data:
+                raise op_error(
+                    fn, f"argument {i}: {role} must be a non-empty string, got {name}", fallback
+                )
+            if (role, name.data) in names:
+                kind = "input" if role == INPUT else "output"
+                raise op_error(
+                    fn,
+                    f'argument {i} is named "{name.data}", as argument '
+                    f"{names[role, name.data]} is: {kind} names must be unique",
+                    fallback,
+                )
+            names[role, name.data] = i
+        if roles == [OUTPUT] and first_output is None:
             first_output = i
-        if role == INPUT and first_output is not None:
+        if INPUT in roles and first_output is not None:
             raise op_error(
                 fn,
                 f"argument {i} is an input after output argument {first_output}: inputs come first",
                 fallback,
             )
-        if (role, name.data) in names:
-            kind = "input" if role == INPUT else "output"
-            raise op_error(
-                fn,
-                f'argument {i} is named "{name.data}", as argument '
-                f"{names[role, name.data]} is: {kind} names must be unique",
-                fallback,
-            )
-        names[role, name.data] = i
         try:
             buffer = verify_buffer_type(arg.type, f"argument {i}")
             logical = attrs.get(TYPE)

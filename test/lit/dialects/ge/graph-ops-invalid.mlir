@@ -809,16 +809,16 @@ func.func @cast_same_type(%x: tensor<4xf32>) {
 
 // -----
 
-// Only f16 <-> f32 (input) ...
-func.func @cast_int_input(%x: tensor<4xi8>) {
-  // CHECK-NEXT: graph-ops-invalid.mlir:[[# @LINE + 1]]:3: error: 'ge.cast' op operand 'input' must be f16 or f32, got i8{{$}}
-  %y = ge.cast %x : tensor<4xi8> -> tensor<4xf16>
+// From a graph type (f32, f16, i8, ui8, i32, i64, i1) ...
+func.func @cast_int_input(%x: tensor<4xi16>) {
+  // CHECK-NEXT: graph-ops-invalid.mlir:[[# @LINE + 1]]:3: error: 'ge.cast' op operand 'input' must be f32, f16, i8, ui8, i32, i64, i1, got i16{{$}}
+  %y = ge.cast %x : tensor<4xi16> -> tensor<4xf16>
   func.return
 }
 
 // -----
 
-// ... (result).
+// ... to f16 or f32 (result).
 func.func @cast_int_result(%x: tensor<4xf32>) {
   // CHECK-NEXT: graph-ops-invalid.mlir:[[# @LINE + 1]]:3: error: 'ge.cast' op result must be f16 or f32, got i32{{$}}
   %y = ge.cast %x : tensor<4xf32> -> tensor<4xi32>

@@ -438,6 +438,27 @@ func.func @cast(%x: tensor<1x4x8x8xf32>, %h: tensor<16xf16>, %f: tensor<1x3x2x2x
 
 // -----
 
+// ge.cast from the graph's integer types and i1 (ids, masks) to f32 and f16.
+// CHECK-LABEL: func.func @cast_from_integers(
+// CHECK-SAME:  %[[I:.*]]: tensor<2x8xi64>, %[[B:.*]]: tensor<2x8xi1>, %[[J:.*]]: tensor<4xi32>, %[[U:.*]]: tensor<4xui8>) -> tensor<2x8xf32> {
+// CHECK-NEXT:    %[[V0:.*]] = ge.cast %[[I]] : tensor<2x8xi64> -> tensor<2x8xf32>
+// CHECK-NEXT:    %[[V1:.*]] = ge.cast %[[B]] : tensor<2x8xi1> -> tensor<2x8xf16>
+// CHECK-NEXT:    %[[V2:.*]] = ge.cast %[[J]] : tensor<4xi32> -> tensor<4xf32>
+// CHECK-NEXT:    %[[V3:.*]] = ge.cast %[[U]] : tensor<4xui8> -> tensor<4xf16>
+// CHECK-NEXT:    func.return %[[V0]] : tensor<2x8xf32>
+// GENERIC-LABEL: "func.func"() <{sym_name = "cast_from_integers",
+// GENERIC:         "ge.cast"(%{{.*}}) : (tensor<2x8xi64>) -> tensor<2x8xf32>
+// GENERIC-NEXT:    "ge.cast"(%{{.*}}) : (tensor<2x8xi1>) -> tensor<2x8xf16>
+func.func @cast_from_integers(%i: tensor<2x8xi64>, %b: tensor<2x8xi1>, %j: tensor<4xi32>, %u: tensor<4xui8>) -> tensor<2x8xf32> {
+  %0 = ge.cast %i : tensor<2x8xi64> -> tensor<2x8xf32>
+  %1 = ge.cast %b : tensor<2x8xi1> -> tensor<2x8xf16>
+  %2 = ge.cast %j : tensor<4xi32> -> tensor<4xf32>
+  %3 = ge.cast %u : tensor<4xui8> -> tensor<4xf16>
+  func.return %0 : tensor<2x8xf32>
+}
+
+// -----
+
 // ge.hcom_all_reduce with each reduction (sum, prod, max, min) on f32, f16, i32, i8 and an
 // NC1HWC0 value, with a discardable attribute.
 // CHECK-LABEL: func.func @hcom_all_reduce(

@@ -63,6 +63,48 @@ elif kind == "math":  # the math ops of a transformer block (opset 20 for Gelu)
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 8])
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
     graph = helper.make_graph(nodes, "math", [x], [y], inits)
+elif kind == "masks":  # INT64 ids and mask; a causal bias and a scale built from shapes
+    n = helper.make_node
+    nodes = [
+        n("Shape", ["ids"], ["shape"], name="shape1"),
+        n("Gather", ["shape", "one"], ["len"], name="len1"),
+        n("Range", ["zero", "len", "one"], ["pos"], name="range1"),
+        n("Unsqueeze", ["pos", "axes0"], ["row"], name="row1"),
+        n("Unsqueeze", ["pos", "axes1"], ["col"], name="col1"),
+        n("LessOrEqual", ["row", "col"], ["causal"], name="causal1"),
+        n("Not", ["causal"], ["hide"], name="hide1"),
+        n("Where", ["hide", "neg", "zero_f"], ["bias"], name="bias1"),
+        n("ConstantOfShape", ["shape"], ["ones"], name="ones1",
+          value=numpy_helper.from_array(np.array([1], np.int64))),
+        n("Size", ["ids"], ["size"], name="size1"),
+        n("Div", ["size", "two"], ["half"], name="half1"),
+        n("Equal", ["half", "len"], ["same"], name="same1"),
+        n("Cast", ["same"], ["scale"], name="scale1", to=TensorProto.FLOAT),
+        n("Squeeze", ["row", "axes0"], ["pos2"], name="squeeze1"),
+        n("Cast", ["mask"], ["mask_f"], name="mask_f1", to=TensorProto.FLOAT),
+        n("Sub", ["one_f", "mask_f"], ["inv"], name="inv1"),
+        n("Mul", ["inv", "neg"], ["pad"], name="pad1"),
+        n("Unsqueeze", ["pad", "axes1"], ["pad3"], name="pad3_1"),
+        n("Gather", ["table", "ids"], ["emb"], name="emb1"),
+        n("ReduceSum", ["emb", "axes_last"], ["s"], name="sum1", keepdims=1),
+        n("Add", ["s", "bias"], ["b2"], name="add1"),
+        n("Add", ["b2", "pad3"], ["b3"], name="add2"),
+        n("Mul", ["b3", "scale"], ["y"], name="mul1"),
+        n("Cast", ["ones"], ["ones_f"], name="ones_f1", to=TensorProto.FLOAT),
+        n("Cast", ["pos2"], ["pos_f"], name="pos_f1", to=TensorProto.FLOAT),
+        n("Add", ["ones_f", "pos_f"], ["z"], name="add3"),
+    ]
+    inits = [numpy_helper.from_array(np.array(v, np.int64), k) for k, v in
+             (("one", 1), ("zero", 0), ("two", 2), ("axes0", [0]), ("axes1", [1]),
+              ("axes_last", [-1]))]
+    inits += [numpy_helper.from_array(np.array(v, np.float32), k) for k, v in
+              (("neg", -100.0), ("zero_f", 0.0), ("one_f", 1.0))]
+    inits.append(init("table", [16, 1]))
+    ids = helper.make_tensor_value_info("ids", TensorProto.INT64, [2, 4])
+    mask = helper.make_tensor_value_info("mask", TensorProto.INT64, [2, 4])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    z = helper.make_tensor_value_info("z", TensorProto.FLOAT, None)
+    graph = helper.make_graph(nodes, "masks", [ids, mask], [y, z], inits)
 else:
     raise SystemExit(f"unknown kind {kind}")
 
