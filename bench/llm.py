@@ -155,12 +155,19 @@ def _deepseek_v3(seq: int) -> tuple[Any, tuple]:
     import torch
     from transformers import DeepseekV3Config, DeepseekV3Model
 
+    from ge_dialect.frontend.static_moe import static_moe
+
     config = DeepseekV3Config(
         hidden_size=256,
         intermediate_size=512,
         moe_intermediate_size=128,
         num_hidden_layers=2,
-        first_k_dense_replace=2,
+        first_k_dense_replace=1,
+        n_routed_experts=4,
+        num_experts_per_tok=2,
+        n_group=2,
+        topk_group=1,
+        n_shared_experts=1,
         num_attention_heads=4,
         num_key_value_heads=4,
         q_lora_rank=64,
@@ -172,7 +179,9 @@ def _deepseek_v3(seq: int) -> tuple[Any, tuple]:
         max_position_embeddings=max(seq, 64),
         **EAGER,
     )
-    return DeepseekV3Model(config), (torch.randint(0, 512, (1, seq)),)
+    model = DeepseekV3Model(config)
+    static_moe(model)
+    return model, (torch.randint(0, 512, (1, seq)),)
 
 
 MODELS: dict[str, Callable[[int], tuple[Any, tuple]]] = {

@@ -1,9 +1,11 @@
 """Tiny Hugging Face transformers through both PyTorch paths, against eager PyTorch.
 
 GPT-2, BERT (a padding attention mask and token types as inputs), Llama (grouped-query
-attention), ViT (a conv patch embedding) and DeepSeek-V3 (every layer dense:
-`first_k_dense_replace` = the number of layers) are built from tiny configs (no
-downloads), with eager attention, and go through `import_torch` (torch.export; the numbers
+attention), ViT (a conv patch embedding), Mixtral (sparse MoE) and DeepSeek-V3 (a dense
+layer, then a MoE layer: grouped sigmoid routing with a correction bias, a shared expert)
+are built from tiny configs (no downloads), with eager attention; the MoE blocks are made
+static (`static_moe`) after the eager output is taken from the original blocks.  They go
+through `import_torch` (torch.export; the numbers
 of the reference interpreter) and through the `torch.compile` backend (`ge_dialect.torchair`;
 the numbers of the simulated NPU), in fp32 (the whole-model tolerance) and in fp16
 (`model.half()`, fp16 inputs; the fp16 tolerance).  Weights are drawn with
@@ -27,6 +29,7 @@ from torch import nn  # noqa: E402
 
 from ge_dialect import api  # noqa: E402
 from ge_dialect import torchair as tng  # noqa: E402
+from ge_dialect.frontend.static_moe import static_moe  # noqa: E402
 from ge_dialect.frontend.torch_import import import_torch  # noqa: E402
 
 SMALL = dict(hidden_size=32, intermediate_size=64, num_hidden_layers=1, num_attention_heads=2)
@@ -78,16 +81,27 @@ def _vit() -> nn.Module:
     return transformers.ViTModel(config, add_pooling_layer=False)
 
 
-def _deepseek() -> nn.Module:
-    config = transformers.DeepseekV3Config(
-        **SMALL, num_key_value_heads=2, moe_intermediate_size=16, vocab_size=64,
-        max_position_embeddings=16, first_k_dense_replace=1, q_lora_rank=16, kv_lora_rank=16,
-        qk_rope_head_dim=8, qk_nope_head_dim=8, v_head_dim=8, n_routed_experts=4,
-        num_experts_per_tok=2, n_group=1, topk_group=1, initializer_range=INIT,
+def _mixtral() -> nn.Module:
+    config = transformers.MixtralConfig(
+        **SMALL, num_key_value_heads=1, num_local_experts=4, num_experts_per_tok=2,
+        vocab_size=64, max_position_embeddings=16, initializer_range=INIT,
         attn_implementation=EAGER,
     )  # fmt: skip
+    return transformers.MixtralForCausalLM(config)
+
+
+def _deepseek() -> nn.Module:
+    config = transformers.DeepseekV3Config(
+        **{**SMALL, "num_hidden_layers": 2}, num_key_value_heads=2, moe_intermediate_size=16,
+        vocab_size=64, max_position_embeddings=16, first_k_dense_replace=1, q_lora_rank=16,
+        kv_lora_rank=16, qk_rope_head_dim=8, qk_nope_head_dim=8, v_head_dim=8,
+        n_routed_experts=4, num_experts_per_tok=2, n_group=2, topk_group=1, n_shared_experts=1,
+        initializer_range=INIT, attn_implementation=EAGER,
+    )  # fmt: skip
     model = transformers.DeepseekV3ForCausalLM(config)
-    assert config.first_k_dense_replace >= config.num_hidden_layers  # no MoE layer
+    router = model.model.layers[1].mlp.gate  # the MoE layer's
+    with torch.no_grad():  # a correction bias that counts in the choice
+        router.e_score_correction_bias.copy_(torch.linspace(-0.05, 0.05, 4))
     return model
 
 
@@ -112,6 +126,8 @@ class Family:
     make: Callable[[], nn.Module]
     inputs: Callable[[], dict[str, torch.Tensor]]
     kwargs: tuple[tuple[str, object], ...] = (("use_cache", False),)
+    moe_blocks: int = 0
+    """How many MoE blocks `static_moe` replaces (after the eager output is taken)."""
 
 
 FAMILIES = {
@@ -119,7 +135,8 @@ FAMILIES = {
     "bert": Family(_bert, _bert_inputs, ()),
     "llama": Family(_llama, lambda: {"input_ids": _ids()}),
     "vit": Family(_vit, _pixels, ()),
-    "deepseek_v3": Family(_deepseek, lambda: {"input_ids": _ids()}),
+    "mixtral": Family(_mixtral, lambda: {"input_ids": _ids()}, moe_blocks=1),
+    "deepseek_v3": Family(_deepseek, lambda: {"input_ids": _ids()}, moe_blocks=1),
 }
 
 
@@ -156,6 +173,7 @@ def built() -> Callable[[str, torch.dtype], tuple[nn.Module, list[torch.Tensor],
                 expected = wrapper(*inputs).numpy()
             assert expected.dtype == np.dtype(str(dtype).removeprefix("torch."))
             assert np.isfinite(expected).all()
+            assert static_moe(model) == family.moe_blocks
             cache[name, dtype] = (wrapper, inputs, expected)
         return cache[name, dtype]
 
@@ -198,6 +216,62 @@ def test_the_backend_equals_eager(built, name, dtype):
     result = backend.last_result
     assert result is not None and not result.findings
     _assert_close(actual, expected)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("norm_topk_prob", [True, False])
+def test_static_deepseek_v3_block_equals_the_eager_block(norm_topk_prob, dtype):
+    """8 experts in 4 groups, the best 2 groups, the top 3 experts: the static block's
+    output equals the eager block's (which combines in fp32); the group restriction and the
+    correction bias both change the eager output here, so a static form that dropped
+    either would fail."""
+    from transformers.models.deepseek_v3.modeling_deepseek_v3 import DeepseekV3MoE
+
+    config = transformers.DeepseekV3Config(
+        hidden_size=16, moe_intermediate_size=8, n_routed_experts=8, num_experts_per_tok=3,
+        n_group=4, topk_group=2, n_shared_experts=2, norm_topk_prob=norm_topk_prob,
+    )  # fmt: skip
+    torch.manual_seed(3)
+    block = DeepseekV3MoE(config).eval()
+    router: Any = block.gate
+    nn.init.normal_(router.weight, std=0.5)
+    with torch.no_grad():
+        router.e_score_correction_bias.copy_(torch.linspace(-0.2, 0.2, 8))
+    block = block.to(dtype)
+    x = torch.randn(2, 6, 16).to(dtype)
+
+    def eager(topk_group: int, bias_scale: float) -> torch.Tensor:
+        kept = router.topk_group, router.e_score_correction_bias.clone()
+        router.topk_group = topk_group
+        router.e_score_correction_bias.mul_(bias_scale)
+        try:
+            return block(x)
+        finally:
+            router.topk_group = kept[0]
+            router.e_score_correction_bias.copy_(kept[1])
+
+    with torch.no_grad():
+        expected = eager(2, 1.0)
+        assert not torch.equal(eager(4, 1.0), expected)  # every group allowed
+        assert not torch.equal(eager(2, 0.0), expected)  # no correction bias
+        assert static_moe(block) == 1
+        actual = block(x)
+    assert actual.dtype == dtype
+    assert api.within_tolerance(actual.numpy(), expected.numpy()), api.max_error(
+        actual.numpy(), expected.numpy()
+    )
+
+
+def test_static_moe_refuses_a_deepseek_v3_block_without_its_router():
+    class DeepseekV3MoE(nn.Module):  # the name, not the block
+        def __init__(self) -> None:
+            super().__init__()
+            self.experts = nn.ModuleList()
+            self.shared_experts = nn.Identity()
+            self.gate = nn.Linear(2, 2)
+
+    with pytest.raises(TypeError, match=r"has no gate\.e_score_correction_bias, gate\.n_"):
+        static_moe(DeepseekV3MoE())
 
 
 def test_the_backend_refuses_a_graph_that_writes_its_input():
