@@ -801,6 +801,14 @@ NAME = "ge.name"
 """The argument and result attribute holding a graph name (`{ge.name = "x"}`)."""
 
 
+def evaluate(op: Operation, physical: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
+    """The physical results of one `ge` op on the physical arrays of its operands (what
+    constant folding computes with)."""
+    interp = Interpreter(ModuleOp([]))
+    interp.register_implementations(GeFunctions())
+    return tuple(interp.run_op(op, tuple(physical)))
+
+
 def _names(attrs: ArrayAttr | None, count: int, prefix: str) -> list[str]:
     names = []
     for i in range(count):

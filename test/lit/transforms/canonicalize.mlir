@@ -1,6 +1,7 @@
-// --canonicalize on `ge` ops: clip(0, 6) becomes relu6, and the data-movement ops
+// --canonicalize on `ge` ops: clip(0, 6) becomes relu6, the data-movement ops
 // (trans_data, reshape, flatten, transpose) of a readable constant fold into a constant of at
-// most 2^16 elements (the folded values are written below).
+// most 2^16 elements (the folded values are written below), an elementwise op of readable
+// constants folds when its result has at most 16 elements, and ge.identity is its input.
 // RUN: ge-opt %s --split-input-file --canonicalize | filecheck %s
 // (the upstream check of this RUN line is in test/lit/upstream/transforms.test)
 // RUN: ge-opt %s --split-input-file --canonicalize --print-debuginfo | filecheck %s --check-prefix=LOC
@@ -191,4 +192,48 @@ func.func @no_fold_elided() -> (tensor<4x2xf32>, tensor<1x3x1x2xf32, #ge.format<
 func.func @no_fold_argument(%x: tensor<6xf32>) -> tensor<2x3xf32> {
   %a = ge.reshape %x : tensor<6xf32> -> tensor<2x3xf32>
   func.return %a : tensor<2x3xf32>
+}
+
+// -----
+
+// ---- elementwise ops of constants, identity ---------------------------------------------
+
+// An attention scale exported as arithmetic, 1 / sqrt(64), folds to one constant (it keeps
+// the last op's name); f16 arithmetic rounds to f16.  A result of 17 elements stays an op.
+// CHECK-LABEL: func.func @fold_scalars(
+// CHECK-SAME:  %[[S:.*]]: tensor<1x2x4x4xf32>) -> (tensor<1x2x4x4xf32>, tensor<2xf16>, tensor<17xf32>) {
+// CHECK-NEXT:    %[[C:.*]] = ge.const dense<1.250000e-01> : tensor<f32>
+// CHECK-NEXT:    %[[Y:.*]] = ge.mul %[[S]], %[[C]] : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+// CHECK-NEXT:    %[[H:.*]] = ge.const dense<[1.500000e+00, -2.000000e+00]> : tensor<2xf16>
+// CHECK-NEXT:    %[[W:.*]] = ge.const dense<2.000000e+00> : tensor<17xf32>
+// CHECK-NEXT:    %[[N:.*]] = ge.neg %[[W]] : tensor<17xf32>
+// CHECK-NEXT:    func.return %[[Y]], %[[H]], %[[N]] : tensor<1x2x4x4xf32>, tensor<2xf16>, tensor<17xf32>
+// CHECK-NEXT:  }
+func.func @fold_scalars(%s: tensor<1x2x4x4xf32>) -> (tensor<1x2x4x4xf32>, tensor<2xf16>, tensor<17xf32>) {
+  %d = ge.const dense<6.400000e+01> : tensor<f32>
+  %r = ge.sqrt %d : tensor<f32>
+  %one = ge.const dense<1.000000e+00> : tensor<f32>
+  %c = ge.div %one, %r : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %y = ge.mul %s, %c : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+  %a = ge.const dense<[3.0, -4.0]> : tensor<2xf16>
+  %b = ge.const dense<0.5> : tensor<f16>
+  %h = ge.mul %a, %b : (tensor<2xf16>, tensor<f16>) -> tensor<2xf16>
+  %w = ge.const dense<2.0> : tensor<17xf32>
+  %n = ge.neg %w : tensor<17xf32>
+  func.return %y, %h, %n : tensor<1x2x4x4xf32>, tensor<2xf16>, tensor<17xf32>
+}
+
+// -----
+
+// ge.identity is its input, whatever reads it (an op or the return).
+// CHECK-LABEL: func.func @identity(
+// CHECK-SAME:  %[[X:.*]]: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+// CHECK-NEXT:    %[[R:.*]] = ge.relu %[[X]] : tensor<4xf32>
+// CHECK-NEXT:    func.return %[[R]], %[[X]] : tensor<4xf32>, tensor<4xf32>
+// CHECK-NEXT:  }
+func.func @identity(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %i = ge.identity %x : tensor<4xf32>
+  %r = ge.relu %i : tensor<4xf32>
+  %j = ge.identity %x : tensor<4xf32>
+  func.return %r, %j : tensor<4xf32>, tensor<4xf32>
 }

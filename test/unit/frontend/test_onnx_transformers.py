@@ -138,6 +138,11 @@ def test_exported_transformer_runs_and_matches_onnxruntime(capsys, name, opset):
         (where,) = [op for op in module.walk() if op.name == "ge.where"]
         assert isinstance(where.operands[0].owner, Operation)
         assert where.operands[0].owner.name == "ge.const"
+    # the default pipeline fuses each layer's attention (GPT-2's scale 1 / sqrt(d), exported
+    # as arithmetic on constants, folds first; its f32 -> f32 Cast is an identity)
+    compiled = api.compile(module)
+    assert sum(op.name == "ge.flash_attention" for op in compiled.walk()) == 1
+    assert not any(op.name in ("ge.softmax", "ge.identity") for op in compiled.walk())
 
 
 # ---- the importer's folding, on a graph of its own ----------------------------------------

@@ -188,7 +188,34 @@ ElementTypes = Literal["float", "float_or_int8", "any"]
 """What a unary elementwise op takes: f16/f32, also i8/ui8, or any supported type."""
 
 
-class UnaryElementwiseOp(IRDLOperation, abc.ABC):
+SMALL_FOLD = 16
+"""An elementwise op whose operands are all constants folds into a constant when its result
+has at most this many elements: the scalars a graph computes from constants (an attention
+scale `1 / sqrt(d)` exported as arithmetic), not the weights (folding those would copy them)."""
+
+
+def fold_small_elementwise(op: Operation) -> Sequence[Attribute] | None:
+    """The folded value of elementwise `op` (see `SMALL_FOLD`), computed by the reference
+    interpreter (float64, rounded once), or None."""
+    t = op.results[0].type
+    if not isinstance(t, TensorType) or math.prod(t.get_shape()) > SMALL_FOLD:
+        return None
+    physical = []
+    for v in op.operands:
+        source = v.owner
+        if not isinstance(source, Operation) or not source.has_trait(ConstantLike):
+            return None
+        value = source.properties.get("value")
+        if not isinstance(value, DenseIntOrFPElementsAttr) or not isinstance(v.type, TensorType):
+            return None  # elided or external (large anyway), or not a ge constant
+        physical.append(read_physical(value, v.type, source))
+    from ge_dialect.ir.interpreter import evaluate  # lazily: it imports this dialect
+
+    (result,) = evaluate(op, physical)
+    return (dense_from_numpy(result, t.element_type),)
+
+
+class UnaryElementwiseOp(IRDLOperation, HasFolderInterface, abc.ABC):
     """An elementwise op of one operand whose result has the input's type.
 
     `ELEMENT_TYPES` says what the input may be: floats (f16, f32), floats or int8 (i8,
@@ -208,6 +235,9 @@ class UnaryElementwiseOp(IRDLOperation, abc.ABC):
     def __init__(self, input: SSAValue, properties: Mapping[str, Attribute | None] | None = None):
         super().__init__(operands=[input], result_types=[input.type], properties=properties or {})
 
+    def fold(self) -> Sequence[SSAValue | Attribute] | None:
+        return fold_small_elementwise(self)
+
     def verify_(self) -> None:
         x = type_of(self.input, "operand 'input'")
         type_of(self.output, "result")
@@ -218,7 +248,7 @@ class UnaryElementwiseOp(IRDLOperation, abc.ABC):
             require_float_or_int8(x, "operand 'input'")
 
 
-class BinaryElementwiseOp(IRDLOperation, abc.ABC):
+class BinaryElementwiseOp(IRDLOperation, HasFolderInterface, abc.ABC):
     """An elementwise op of two operands with numpy-style broadcasting on logical shapes.
 
     Operands of the result's rank must share its layout; lower-rank operands broadcast from
@@ -240,6 +270,9 @@ class BinaryElementwiseOp(IRDLOperation, abc.ABC):
 
     def __init__(self, lhs: SSAValue, rhs: SSAValue, result_type: Attribute | None = None):
         super().__init__(operands=[lhs, rhs], result_types=[result_type or lhs.type])
+
+    def fold(self) -> Sequence[SSAValue | Attribute] | None:
+        return fold_small_elementwise(self)
 
     def verify_(self) -> None:
         a = type_of(self.lhs, "operand 'lhs'")

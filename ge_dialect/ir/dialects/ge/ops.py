@@ -509,13 +509,16 @@ class SiluOp(UnaryElementwiseOp):
 
 @irdl_op_definition
 class IdentityOp(UnaryElementwiseOp):
-    """Its input, unchanged (any type and layout).
+    """Its input, unchanged (any type and layout); canonicalize replaces it by its input.
 
     %y = ge.identity %x : tensor<1x4x8x8xf32>
     """
 
     name = "ge.identity"
     ELEMENT_TYPES: ClassVar[ElementTypes] = "any"
+
+    def fold(self) -> Sequence[SSAValue | Attribute] | None:
+        return (self.input,)
 
 
 @irdl_op_definition
