@@ -44,7 +44,7 @@ import os
 import re
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -150,6 +150,8 @@ class Converted:
     inputs: list[str]  # runtime input names, in placeholder order
     outputs: list[str]  # output names, in the graph's output order
     output_dtypes: list[torch.dtype | None]
+    scopes: list[tuple[str, SourceLine | None]] = field(default_factory=list)
+    """Each `npu_stream_switch` of the graph: its stream tag and the line that opens it."""
 
 
 class FxConverter:
@@ -179,6 +181,7 @@ class FxConverter:
         self.output_names = list(output_names) if output_names is not None else None
         self.label = label
         self.b = GraphBuilder(name, locate=False)
+        self.scopes: list[tuple[str, SourceLine | None]] = []
         self.env: dict[torch.fx.Node, Value] = {}
         self.known: dict[torch.fx.Node, Any] = {}
         """Values known at import (parameters, buffers, folded nodes) as torch tensors; each
@@ -215,7 +218,7 @@ class FxConverter:
                 raise self._error(node, f"unsupported FX node kind '{node.op}'")
         names = self._unique_output_names(outputs)
         module = self.b.build(outputs, names)
-        return Converted(module, inputs, names, out_dtypes)
+        return Converted(module, inputs, names, out_dtypes, self.scopes)
 
     def _unique_output_names(self, outputs: Sequence[Tensor]) -> list[str]:
         given = self.output_names or []
@@ -444,6 +447,7 @@ def _scope_enter(c: FxConverter, node, keys, values, *rest) -> None:
     attrs = dict(zip(keys, values, strict=True))
     if "_user_stream_label" not in attrs:
         raise _Unsupported(f"only stream scopes are supported, got {sorted(attrs)}")
+    c.scopes.append((attrs["_user_stream_label"], source_line(node)))
     c.b.enter_stream(
         attrs["_user_stream_label"],
         int(attrs.get("_user_stream_priority", "0")),

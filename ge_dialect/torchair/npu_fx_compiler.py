@@ -22,8 +22,10 @@ compilation (the first call), naming the op and the model's source line; nothing
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import os
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,9 +38,11 @@ from torch.fx import traceback as fx_traceback
 from torch.fx.experimental.proxy_tensor import make_fx
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
+from xdsl.rewriter import Rewriter
 
 from ge_dialect import api
 from ge_dialect.frontend.torch_import import Converted, FxConverter, to_numpy
+from ge_dialect.ir.dialects import stream
 from ge_dialect.torchair.configs.compiler_config import CompilerConfig
 from ge_dialect.utils.errors import GeError
 
@@ -219,10 +223,27 @@ def _trace(
 def _run_pipeline(converted: Converted, config: CompilerConfig, dump_dir: str | None) -> ModuleOp:
     """Runs the optimisation passes, lowering and planning on the module (dumping each)."""
     from transforms import parse_pipeline
+    from transforms.assign_streams import AssignStreamsPass
 
     module = converted.module
-    spec = f"{config.pipeline or api.DEFAULT_PIPELINE},{DEVICE_PASSES}"
+    if config.mode == "reduce-overhead":
+        _drop_scopes(module)
+        spec = DEVICE_PASSES
+    else:
+        spec = f"{config.pipeline or api.DEFAULT_PIPELINE},{DEVICE_PASSES}"
     passes = parse_pipeline(spec).passes
+    if config.ge_config.enable_single_stream and config.mode == "max-autotune":
+        if converted.scopes:
+            tag, where = converted.scopes[0]
+            raise GeError(
+                f"{where or '<torch.compile>'}: error: npu_stream_switch('{tag}') cannot be "
+                "used with ge_config.enable_single_stream = True: a stream scope needs "
+                "multi-stream (remove the scope or the option)"
+            )
+        passes = tuple(
+            dataclasses.replace(p, mode="single") if isinstance(p, AssignStreamsPass) else p
+            for p in passes
+        )
     step = itertools.count()
 
     def callback(previous: ModulePass | None, op: ModuleOp, _next: ModulePass | None) -> None:
@@ -235,6 +256,25 @@ def _run_pipeline(converted: Converted, config: CompilerConfig, dump_dir: str | 
                 f.write(api.print_module(op))
 
     return api.compile(module, PassPipeline(passes, callback), name="<torch.compile>")
+
+
+def _drop_scopes(module: ModuleOp) -> None:
+    """Removes the stream labels and waits of `module` (reduce-overhead runs no graph
+    passes, on one stream), with one warning when there were any."""
+    dropped = 0
+    for op in list(module.walk()):
+        if isinstance(op, stream.WaitTensorOp):
+            op.output.replace_all_uses_with(op.input)
+            Rewriter.erase_op(op)
+            dropped += 1
+        elif op.attributes.pop("stream.label", None) is not None:
+            dropped += 1
+    if dropped:
+        warnings.warn(
+            "mode 'reduce-overhead' runs on one stream: npu_stream_switch and npu_wait_tensor "
+            "take effect in 'max-autotune' only, and are ignored",
+            stacklevel=2,
+        )
 
 
 def _is_parameter(node: torch.fx.Node, value: object) -> bool:
