@@ -40,20 +40,7 @@ from ge_dialect.frontend.torch_import import (  # noqa: E402
 
 
 def _onnx_model(nodes, inputs: Mapping[str, np.ndarray], outputs: Mapping[str, object], opset):
-    graph = helper.make_graph(
-        list(nodes),
-        "g",
-        [
-            helper.make_tensor_value_info(k, onnx_ref.elem_type(v.dtype), v.shape)
-            for k, v in inputs.items()
-        ],
-        [helper.make_tensor_value_info(k, onnx_ref.elem_type(t), None) for k, t in outputs.items()],
-    )
-    opsets = [helper.make_opsetid("", opset)]
-    model = helper.make_model(graph, opset_imports=opsets)
-    model.ir_version = max(helper.find_min_ir_version_for(opsets), 7)
-    onnx.shape_inference.infer_shapes(model, check_type=True, strict_mode=True)
-    return model
+    return onnx_ref.make_model(nodes, inputs, outputs, opset=opset, check=True)
 
 
 def _onnx_inputs(dtype):

@@ -13,7 +13,7 @@ import numpy as np
 import onnx
 import pytest
 from helpers import onnx_ref
-from onnx import helper, numpy_helper
+from onnx import helper
 
 from ge_dialect import api
 from ge_dialect.frontend import import_onnx
@@ -31,21 +31,7 @@ def _model(
     inits: Mapping[str, np.ndarray],
     opset: int,
 ) -> onnx.ModelProto:
-    first = next(iter(inputs.values())).dtype
-    graph = helper.make_graph(
-        list(nodes),
-        "g",
-        [
-            helper.make_tensor_value_info(k, onnx_ref.elem_type(v.dtype), v.shape)
-            for k, v in inputs.items()
-        ],
-        [helper.make_tensor_value_info(k, onnx_ref.elem_type(first), None) for k in outputs],
-        initializer=[numpy_helper.from_array(np.ascontiguousarray(v), k) for k, v in inits.items()],
-    )
-    opsets = [helper.make_opsetid("", opset)]
-    model = helper.make_model(graph, opset_imports=opsets)
-    model.ir_version = max(helper.find_min_ir_version_for(opsets), 7)
-    return model
+    return onnx_ref.make_model(nodes, inputs, outputs, inits, opset=opset)
 
 
 def _check(nodes, inputs, outputs, inits, opset=17) -> list[str]:

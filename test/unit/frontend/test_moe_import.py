@@ -14,7 +14,7 @@ import onnx
 import pytest
 from helpers import onnx_ref
 from helpers.support import assert_close
-from onnx import helper, numpy_helper
+from onnx import helper
 
 from ge_dialect.frontend import import_onnx
 from ge_dialect.ir.interpreter import run_function
@@ -30,20 +30,7 @@ def _model(
     inits: Mapping[str, np.ndarray],
     opset: int = 18,
 ) -> onnx.ModelProto:
-    graph = helper.make_graph(
-        list(nodes),
-        "g",
-        [
-            helper.make_tensor_value_info(k, onnx_ref.elem_type(v.dtype), v.shape)
-            for k, v in inputs.items()
-        ],
-        [helper.make_tensor_value_info(k, onnx_ref.elem_type(t), None) for k, t in outputs.items()],
-        initializer=[numpy_helper.from_array(np.ascontiguousarray(v), k) for k, v in inits.items()],
-    )
-    opsets = [helper.make_opsetid("", opset)]
-    model = helper.make_model(graph, opset_imports=opsets)
-    model.ir_version = max(helper.find_min_ir_version_for(opsets), 7)
-    return model
+    return onnx_ref.make_model(nodes, inputs, outputs, inits, opset=opset)
 
 
 def _check(nodes, inputs, outputs, inits, opset=18) -> list[str]:

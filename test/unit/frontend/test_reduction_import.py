@@ -14,7 +14,7 @@ import onnx
 import pytest
 from helpers import onnx_ref
 from helpers.support import assert_close
-from onnx import helper, numpy_helper
+from onnx import helper
 
 from ge_dialect import api
 from ge_dialect.frontend import import_onnx
@@ -25,23 +25,7 @@ F32, F16 = np.float32, np.float16
 
 
 def make(nodes, inputs: Mapping[str, np.ndarray], outputs, inits=None, opset=17, check=True):
-    dtype = next(iter(inputs.values())).dtype
-    graph = helper.make_graph(
-        list(nodes),
-        "g",
-        [
-            helper.make_tensor_value_info(k, onnx_ref.elem_type(v.dtype), v.shape)
-            for k, v in inputs.items()
-        ],
-        [helper.make_tensor_value_info(k, onnx_ref.elem_type(dtype), None) for k in outputs],
-        initializer=[numpy_helper.from_array(v, k) for k, v in (inits or {}).items()],
-    )
-    opsets = [helper.make_opsetid("", opset)]
-    model = helper.make_model(graph, opset_imports=opsets)
-    model.ir_version = max(helper.find_min_ir_version_for(opsets), 7)
-    if check:
-        onnx.shape_inference.infer_shapes(model, check_type=True, strict_mode=True)
-    return model
+    return onnx_ref.make_model(nodes, inputs, outputs, inits, opset=opset, check=check)
 
 
 def check(nodes, inputs, outputs, inits=None, opset=17):

@@ -39,24 +39,32 @@ def make_model(
     inputs: Mapping[str, np.ndarray],
     outputs: Sequence[str] | Mapping[str, object],
     initializers: Mapping[str, np.ndarray] | None = None,
+    opset: int = OPSET,
+    check: bool = False,
 ) -> onnx.ModelProto:
-    """A model (onnxruntime validates it); `outputs` maps names to dtypes (default: the first input's dtype)."""
+    """A model of `opset` (onnxruntime validates it; with `check`, ONNX's strict shape
+    inference first); `outputs` maps names to dtypes (default: the first input's dtype)."""
     first = np.asarray(next(iter(inputs.values()))).dtype
     if not isinstance(outputs, Mapping):
         outputs = {name: first for name in outputs}
     graph = helper.make_graph(
         list(nodes),
         "ref",
-        [helper.make_tensor_value_info(k, elem_type(np.asarray(v).dtype), np.shape(v))
-         for k, v in inputs.items()],
+        [
+            helper.make_tensor_value_info(k, elem_type(np.asarray(v).dtype), np.shape(v))
+            for k, v in inputs.items()
+        ],
         [helper.make_tensor_value_info(k, elem_type(dt), None) for k, dt in outputs.items()],
         initializer=[
             onnx.numpy_helper.from_array(np.ascontiguousarray(v), k)
             for k, v in (initializers or {}).items()
         ],
     )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)])
-    model.ir_version = 8
+    opsets = [helper.make_opsetid("", opset)]
+    model = helper.make_model(graph, opset_imports=opsets)
+    model.ir_version = max(helper.find_min_ir_version_for(opsets), 8)
+    if check:
+        onnx.shape_inference.infer_shapes(model, check_type=True, strict_mode=True)
     return model
 
 
