@@ -10,6 +10,8 @@ shape, and per model this prints, in one process:
 - latency: the simulated makespan (us, timing only) without and with the transformer
   fusions, each with one stream (`assign-streams{mode=single}`) and with automatic streams
   (`assign-streams{mode=auto}`); every pipeline also runs `fuse` and `to-nc1hwc0`;
+- FRACTAL_NZ: the auto-stream makespans again with `to-fractal-nz` after `to-nc1hwc0`
+  (not in the default pipeline), and their change;
 - HBM: the bytes the ops read and write (the cost model's, what the device moves) before
   and after `fuse-attention`: the attention scores no longer go through HBM;
 - numerics: the simulator's time for one run with numbers (fused, auto streams) against
@@ -64,9 +66,10 @@ FUSED_OPS = (
 )
 
 
-def pipeline(fused: bool, streams: str) -> str:
+def pipeline(fused: bool, streams: str, nz: bool = False) -> str:
     middle = f"{FUSIONS}," if fused else ""
-    return f"{BASE},fuse,{middle}to-nc1hwc0,assign-streams{{mode={streams}}},{BACKEND}"
+    layout = "to-nc1hwc0,to-fractal-nz" if nz else "to-nc1hwc0"
+    return f"{BASE},fuse,{middle}{layout},assign-streams{{mode={streams}}},{BACKEND}"
 
 
 def _gpt2(seq: int) -> tuple[Any, tuple]:
@@ -262,6 +265,14 @@ def bench_model(name: str, seq: int, repeat: int) -> None:
     print(
         f"  speed-up from fusion {figures[(False, 'single')] / figures[(True, 'single')]:.2f}x"
         f" (1 stream), {figures[(False, 'auto')] / figures[(True, 'auto')]:.2f}x (auto)"
+    )
+    nz = {
+        fused_: _makespan(imported, pipeline(fused_, "auto", nz=True)) for fused_ in (False, True)
+    }
+    print(
+        f"  with to-fractal-nz (auto streams): unfused {nz[False]:.2f} us"
+        f" ({nz[False] / figures[(False, 'auto')] - 1:+.1%}), fused {nz[True]:.2f} us"
+        f" ({nz[True] / figures[(True, 'auto')] - 1:+.1%})"
     )
     hbm_before, hbm_after = _hbm_bytes(base), _hbm_bytes(attention)
     print(
