@@ -54,7 +54,9 @@ cannot separate from the caches, `test/unit/test_assign_streams_work.py` counts:
 lines the pass runs per op on these shapes, flat within 10% from 500 to 8,000 ops (a
 quadratic step shows there whatever the machine). The labelled shapes open a scope per op;
 GraphBuilder gives every scope of one label the same attribute (uniqued, as in MLIR), so
-the pass reads one label object per label, as on a graph whose scopes span many ops.
+the pass reads one label object per label, as on a graph whose scopes span many ops.  Their
+labels have `inner_parallel = false`: one stream per label, the classic allocation (a label
+with inner parallelism is spread by the same steps as mode auto, measured by its rows).
 
 **waits** (`--section waits`): graphs of about `--sizes` ops (1k and 10k by default) with
 parallel branches (a trunk that forks into 2..6 branches of relu / sigmoid / matmul chains
@@ -319,7 +321,9 @@ def run(n_ops: int, mode: Mode, repeat: int) -> None:
 
 
 def _scope(b: GraphBuilder, label: str | None) -> contextlib.AbstractContextManager:
-    return b.stream_switch(label) if label is not None else contextlib.nullcontext()
+    if label is None:
+        return contextlib.nullcontext()
+    return b.stream_switch(label, enable_inner_parallel=False)
 
 
 def wide(n_ops: int, labelled: bool) -> ModuleOp:

@@ -437,6 +437,15 @@ def print_module(
     return out.getvalue()
 
 
+def print_graph_def(module: Operation, name: str = "<unknown>", controls: str = "^") -> str:
+    """`module`'s function as GE's `GraphDef` in protobuf text format, what TorchAir hands
+    GE (`ge_dialect.ir.ge_pbtxt`), control inputs spelt `^src` or `src:-1` (`controls`); a
+    module without exactly one function is a `GeError` located in `name`."""
+    from ge_dialect.ir.ge_pbtxt import print_graph_def as graph_def
+
+    return graph_def(module, name, ":-1" if controls == ":-1" else "^")
+
+
 def _passes(pipeline: str | Sequence[ModulePass]) -> tuple[ModulePass, ...]:
     if not isinstance(pipeline, str):
         return tuple(pipeline)
@@ -486,6 +495,7 @@ __all__ = [
     "load",
     "open_external_writer",
     "parse",
+    "print_graph_def",
     "print_module",
     "read_text",
     "rebase_external_paths",

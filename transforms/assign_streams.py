@@ -3,7 +3,9 @@
 Modes (`mode=labels|auto|single`, default labels, like GE's classic allocator):
 
 - `labels`: ops with the same `stream.label` share a stream; unlabelled ops run on stream 0;
-  unlabelled collectives on the comm stream.
+  unlabelled collectives on the comm stream.  A label with `inner_parallel = true` (TorchAir's
+  `enable_inner_parallel`, its default) is spread over sub-streams of its own as in mode
+  auto below: independent branches inside the scope run in parallel, a chain stays on one.
 - `auto`: independent branches run on different streams, chains stay on one.  Chains come
   from a maximum matching on the transitive reduction's edges (exact on functions of up to
   1025 compute ops; on larger ones reachability is known exactly among ops up to
@@ -410,8 +412,8 @@ def _place_fixed(
     graph: _Graph, mode: Mode, keys: list[int], table: _StreamTable
 ) -> dict[tuple, list[int]]:
     """Puts labelled ops on their label's stream and unlabelled collectives on the comm
-    stream (in `keys`); returns the groups of ops left to spread over automatic streams
-    (mode auto): the ops of each `inner_parallel` label, and the unlabelled ones."""
+    stream (in `keys`); returns the groups of ops left to spread over automatic streams:
+    the ops of each `inner_parallel` label, and (mode auto) the unlabelled ones."""
     groups: dict[tuple, list[int]] = {}
     label_keys: dict[str, int] = {}  # one key per label, shared by its ops
     auto: list[int] = []
@@ -421,7 +423,7 @@ def _place_fixed(
     for u, name in enumerate(graph.label_names):
         if name is not None:
             label = labels[u]
-            if mode == "auto" and label is not None and label.inner_parallel.data:
+            if label is not None and label.inner_parallel.data:
                 groups.setdefault(("label", name), []).append(u)
             else:
                 key = label_keys.get(name)

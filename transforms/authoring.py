@@ -36,6 +36,8 @@ author doing anything:
 
 - refuses a match whose ops carry different stream labels, and gives new ops the label
   the matched ops share;
+- gives new ops (not constants) each TorchAir scope attribute the matched ops share
+  (`common.inherit_scope_attrs`: core limit, super kernel);
 - gives new ops with no location of their own the matched ops' locations, fused;
 - verifies each new op and checks that the replacement's types are those of the values it
   replaces (a mistake is a `GeError` naming the pattern);
@@ -90,6 +92,7 @@ from transforms.common import (
     constant_of,
     erase_dead,
     fused_location,
+    inherit_scope_attrs,
     refuse_assigned,
     same_label,
 )
@@ -555,6 +558,7 @@ class Pattern(abc.ABC):
         for new in new_ops:
             if label is not None and stream.LABEL not in new.attributes:
                 new.attributes[stream.LABEL] = label
+            inherit_scope_attrs(new, [*m.ops, *(other for other, _ in m.also)])
             if isinstance(new.location, UnknownLoc):
                 new.location = location
         rewriter.replace(root, new_ops, list(new_results))

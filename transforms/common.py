@@ -29,6 +29,7 @@ from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from ge_dialect.ir.dialects import ge, stream
 from ge_dialect.utils.errors import op_error
+from ge_dialect.utils.scope_attrs import SCOPE_ATTRS
 from ge_dialect.utils.walk import walk_ops
 
 if TYPE_CHECKING:
@@ -177,6 +178,25 @@ def same_label(ops: Sequence[Operation]) -> bool:
     """Whether all `ops` carry the same stream label (or none)."""
     labels = [op.attributes.get(stream.LABEL) for op in ops]
     return all(label == labels[0] for label in labels)
+
+
+def inherit_scope_attrs(new: Operation, ops: Sequence[Operation]) -> None:
+    """Gives `new`, the op replacing `ops`, each TorchAir scope attribute
+    (`ge_dialect.utils.scope_attrs.SCOPE_ATTRS`: core limit, super kernel) that all of
+    `ops` (constants aside: scopes leave them bare) carry with one value, unless it has its
+    own or is a constant:
+
+        %a = ge.conv2d ... {_op_aicore_num = "8"}   %b = ge.relu %a {_op_aicore_num = "8"}
+        ->  %b = ge.fused_conv2d ... {_op_aicore_num = "8"}
+    """
+    if isinstance(new, ge.ConstOp):
+        return
+    pieces = [op for op in ops if not isinstance(op, ge.ConstOp)]
+    for name in SCOPE_ATTRS:
+        values = [op.attributes.get(name) for op in pieces]
+        if values and values[0] is not None and name not in new.attributes:
+            if all(v == values[0] for v in values):
+                new.attributes[name] = values[0]
 
 
 def fused_location(ops: Sequence[Operation]) -> LocationAttr:

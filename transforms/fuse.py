@@ -17,7 +17,8 @@ The conv may be either operand of `ge.add` and `ge.mul`: they are `Commutative`,
 `ge.sub` is not, and `FoldShift` handles each of its operand orders with its own sign.
 
 A pattern fires only when the conv's result has no other user (nor is a function result)
-and the matched ops carry the same stream label, which the fused op keeps; a
+and the matched ops carry the same stream label, which the fused op keeps (with the TorchAir
+scope attributes they all share: `_op_aicore_num`, `_super_kernel_scope`, ...); a
 `stream.wait_tensor` between them blocks the match.  The folding patterns (batch_norm,
 scale, shift) also need the conv's weight and bias and the folded parameters to be
 readable constants; fusing an activation or a residual does not.  Folding computes in
@@ -54,6 +55,7 @@ from transforms import reports
 from transforms.common import (
     erase_dead,
     fused_location,
+    inherit_scope_attrs,
     is_dead,
     logical_constant,
     operand_orders,
@@ -214,6 +216,7 @@ class _Fusion:
         label = conv.attributes.get(stream.LABEL)
         if label is not None:
             fused.attributes[stream.LABEL] = label
+        inherit_scope_attrs(fused, [conv, *self.absorbed])
         fused.location = fused_location([conv, *self.absorbed])
         # `rewriter.replace(last, fused)`: the uses, the name, the place
         old = last.results[0]

@@ -27,7 +27,12 @@ A launch runs on its op's `stream.id` (stream 0 when the function is not assigne
 the priority of its `stream.label` (0 without one), the logical type of every operand and
 result (`#ge.format` becomes `#npu.format`), the op's properties as builtin attributes
 (enums as strings, unit attributes as `true`, plus `has_bias` / `has_residual` for the
-optional operands) and its cost from `ge_dialect.ir.cost`.
+optional operands) and its cost from `ge_dialect.ir.cost`.  TorchAir's scope attributes of
+the op (`_op_aicore_num`, `_op_vectorcore_num`, `_super_kernel_scope`,
+`_super_kernel_options`: `ge_dialect.utils.scope_attrs`) stay on the launch, as its
+discardable attributes (`attributes {...}`), for the simulator.  A super kernel scope whose
+launches land on several streams, without `stream-fusion=1` in its options, is reported as a
+warning (`SuperKernelStreams`), located at its first launch.
 
 Before:
 
@@ -75,7 +80,16 @@ from ge_dialect.ir import cost
 from ge_dialect.ir.dialects import ge, npu, stream
 from ge_dialect.ir.encodings import verify_tensor_type
 from ge_dialect.ir.interpreter import io_names
-from ge_dialect.utils.errors import op_error
+from ge_dialect.utils.errors import location_str, op_error
+from ge_dialect.utils.scope_attrs import (
+    AICORE_NUM,
+    NEVER_TIMEOUT,
+    SCOPE_ATTRS,
+    SUPER_KERNEL_OPTIONS,
+    SUPER_KERNEL_SCOPE,
+    VECTORCORE_NUM,
+    stream_fusion,
+)
 from transforms import reports
 
 VIEW_OPS = (ge.ReshapeOp, ge.FlattenOp, ge.IdentityOp, stream.WaitTensorOp)
@@ -220,6 +234,28 @@ def copy_cost(t: MemRefType) -> npu.CostAttr:
 def _priority(op: Operation) -> int:
     label = op.attributes.get(stream.LABEL)
     return label.priority.data if isinstance(label, stream.LabelAttr) else 0
+
+
+def _scope_attrs(op: Operation) -> dict[str, Attribute]:
+    """`op`'s TorchAir scope attributes, checked: strings, the core counts whole numbers."""
+    found: dict[str, Attribute] = {}
+    for name in SCOPE_ATTRS:
+        value = op.attributes.get(name)
+        if value is None:
+            continue
+        if name == NEVER_TIMEOUT:
+            if not (isinstance(value, builtin.IntegerAttr) and value.type == builtin.i1):
+                message = f"TorchAir's scope attribute {name} must be a bool, got {value}"
+                raise op_error(op, f"--lower-to-device: {message}")
+            found[name] = value
+            continue
+        count = name in (AICORE_NUM, VECTORCORE_NUM)
+        if not isinstance(value, StringAttr) or (count and not value.data.isdecimal()):
+            what = "a whole number as a string" if count else "a string"
+            message = f"TorchAir's scope attribute {name} must be {what}, got {value}"
+            raise op_error(op, f"--lower-to-device: {message}")
+        found[name] = value
+    return found
 
 
 @dataclass
@@ -383,6 +419,7 @@ class _Lowering:
             attrs=kernel_attrs(op),
         )
         launch.location = op.location
+        launch.attributes.update(_scope_attrs(op))
         self.block.add_op(launch)
 
     def _scatter_update(self, op: ge.ScatterUpdateOp, task_stream: int) -> None:
@@ -413,6 +450,49 @@ class _Lowering:
         self._copy_out(value)
 
 
+@dataclass(frozen=True)
+class SuperKernelStreams:
+    """A warning: the launches of one super kernel scope run on several streams, while its
+    options lack `stream-fusion=1` (TorchAir: without it a super kernel's ops run on one
+    stream)."""
+
+    location: str
+    scope: str
+    streams: tuple[int, ...]
+
+    def __str__(self) -> str:
+        streams = ", ".join(map(str, self.streams))
+        return (
+            f"{self.location}: warning: super_kernel scope '{self.scope}' has kernels on "
+            f"streams {streams}: a super kernel runs on one stream unless its options hold "
+            "'stream-fusion=1'"
+        )
+
+
+def super_kernel_warnings(fn: func.FuncOp) -> list[SuperKernelStreams]:
+    """A warning for each super kernel scope of program `fn` whose launches are on more
+    than one stream without `stream-fusion=1`, in the order of their first launch."""
+    first: dict[str, npu.LaunchOp] = {}
+    streams: dict[str, set[int]] = {}
+    fused: dict[str, bool] = {}
+    for task in fn.body.ops:
+        scope = task.attributes.get(SUPER_KERNEL_SCOPE)
+        if not isinstance(task, npu.LaunchOp) or not isinstance(scope, StringAttr):
+            continue
+        if not scope.data:
+            continue
+        first.setdefault(scope.data, task)
+        streams.setdefault(scope.data, set()).add(task.stream.value.data)
+        options = task.attributes.get(SUPER_KERNEL_OPTIONS)
+        if isinstance(options, StringAttr) and stream_fusion(options.data):
+            fused[scope.data] = True
+    return [
+        SuperKernelStreams(location_str(launch.location), scope, tuple(sorted(streams[scope])))
+        for scope, launch in first.items()
+        if len(streams[scope]) > 1 and not fused.get(scope, False)
+    ]
+
+
 class LowerToDevicePass(ModulePass):
     """Lowers `ge` functions to `npu` programs (GE's task list) for the simulated NPU."""
 
@@ -431,6 +511,8 @@ class LowerToDevicePass(ModulePass):
             if "npu.program" in fn.attributes:
                 continue
             _Lowering(fn).run()
+            for warning in super_kernel_warnings(fn):
+                reports.record(op, warning)
             for task in fn.body.block.ops:
                 if isinstance(task, npu.LaunchOp):
                     counts["launches"] += 1

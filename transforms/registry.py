@@ -295,8 +295,8 @@ OPTION_HELP: dict[str, dict[str, str]] = {
         "mode": "labels: ops of one stream.label share a stream, the others run on stream 0; "
         "auto: independent branches run on different streams; single: all on stream 0",
         "max-streams": "auto mode: the most automatic streams, stream 0 included (label "
-        "streams and the comm stream do not count), and the most sub-streams of each label "
-        "with inner_parallel = true",
+        "streams and the comm stream do not count); labels and auto mode: the most "
+        "sub-streams of each label with inner_parallel = true",
         "report": "print a GE-style allocation summary of each function on stderr",
     },
 }

@@ -270,6 +270,11 @@ class GraphBuilder:
             raise GeError("error: stream scope exit without a matching npu_stream_switch enter")
         self._scopes.pop()
 
+    @property
+    def stream_tag(self) -> str | None:
+        """The tag of the innermost open stream scope (None: the default stream)."""
+        return self._scopes[-1].label.data if self._scopes else None
+
     def wait_tensor(self, x: Tensor, dependency: Tensor, name: str | None = None) -> Tensor:
         """TorchAir's `npu_wait_tensor`: ops built from `x` from now on run after `dependency`.
 

@@ -28,7 +28,15 @@ TorchAir's scope ops (`ge_scope.scope_enter` / `scope_exit` / `wait_tensor`, reg
 `ge_dialect.torchair`) become the builder's `enter_stream` / `exit_stream` / `wait_tensor`:
 every `ge` op converted between an enter and its exit carries the scope's `stream.label`,
 and a wait rebinds the waited tensor, so every later use of it (in FX order) reads the
-wait's result, even when the model discarded what `npu_wait_tensor` returned.
+wait's result, even when the model discarded what `npu_wait_tensor` returned.  Any other
+scope's keys (`limit_core_num`'s `_op_aicore_num`, `super_kernel`'s `_super_kernel_scope`,
+...) become string attributes of the ops converted inside it (not the constants), by
+TorchAir's names and rules (`ge_dialect.utils.scope_attrs`); `op_never_timeout`'s
+`_op_exec_never_timeout` is a bool, as TorchAir sets it.  TorchAir's explicit events
+(`ge_scope.tagged_event_record` / `tagged_event_wait`, `record` / `wait`): a record marks
+the last op converted on the current stream, and a wait puts `stream.wait_tensor`s after it
+on the tensor operands of the next op converted on its stream (see
+`ge_dialect.torchair.ops`).
 
 Each op is located at the model's source line (the FX node's `stack_trace`: the innermost
 frame outside torch and ge_dialect).  An op that cannot be converted raises one `GeError`
@@ -38,6 +46,7 @@ import it only when a PyTorch model is at hand (never on ge-opt's start-up path)
 
 from __future__ import annotations
 
+import contextlib
 import linecache
 import operator
 import os
@@ -50,11 +59,13 @@ from typing import Any
 import numpy as np
 import torch
 import torch.fx
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import BoolAttr, FileLineColLoc, IntAttr, ModuleOp, StringAttr, i1
+from xdsl.ir import Attribute
 
 from ge_dialect.frontend.builder import GraphBuilder, Tensor
 from ge_dialect.utils import dtypes, shapes
 from ge_dialect.utils.errors import GeError
+from ge_dialect.utils.scope_attrs import NEVER_TIMEOUT
 
 SCOPE_NAMESPACE = "ge_scope"
 """The `torch.library` namespace of the scope ops (`ge_dialect.torchair` defines them)."""
@@ -89,6 +100,7 @@ def to_numpy(t: torch.Tensor) -> np.ndarray:
 
 _TORCH_DIR = os.path.join(os.path.dirname(os.path.abspath(torch.__file__)), "")
 _OWN_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "")
+_LIBRARY_FILES = (os.path.abspath(contextlib.__file__),)  # a scope's `with` goes through it
 _CARETS = re.compile(r"^\s*[\^~]+\s*$")
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<fn>.*)$')
 
@@ -127,7 +139,7 @@ def source_line(node: torch.fx.Node) -> SourceLine | None:
         here = SourceLine(m["file"], int(m["line"]), indent + max(offset, 0) + 1, code.strip())
         fallback = here
         path = os.path.abspath(m["file"])
-        if not path.startswith(_TORCH_DIR) and not path.startswith(_OWN_DIR):
+        if not path.startswith((_TORCH_DIR, _OWN_DIR)) and path not in _LIBRARY_FILES:
             best = here
     return best or fallback
 
@@ -152,6 +164,8 @@ class Converted:
     output_dtypes: list[torch.dtype | None]
     scopes: list[tuple[str, SourceLine | None]] = field(default_factory=list)
     """Each `npu_stream_switch` of the graph: its stream tag and the line that opens it."""
+    attribute_scopes: list[tuple[dict[str, str], SourceLine | None]] = field(default_factory=list)
+    """Each other scope (`limit_core_num`, `super_kernel`, ...): its attributes and its line."""
 
 
 class FxConverter:
@@ -182,7 +196,18 @@ class FxConverter:
         self.label = label
         self.b = GraphBuilder(name, locate=False)
         self.scopes: list[tuple[str, SourceLine | None]] = []
+        self.attribute_scopes: list[tuple[dict[str, str], SourceLine | None]] = []
+        self.open_scopes: list[tuple[bool, dict[str, str]]] = []
+        """The scopes entered and not exited, outermost first: whether each is a stream
+        scope, and its other attributes (TorchAir's, which the ops converted inside get)."""
         self.env: dict[torch.fx.Node, Value] = {}
+        self.last_op: dict[str | None, Tensor] = {}
+        """Per stream tag (None: the default stream), the last op converted on it: what a
+        record of TorchAir's explicit events (`tng.ops`) marks."""
+        self.recorded: dict[str, Tensor | None] = {}
+        """Each tagged event's latest record (None: it had no op before it)."""
+        self.pending_waits: dict[str | None, list[Tensor]] = {}
+        """Per stream tag, what the next op converted on it must wait for."""
         self.known: dict[torch.fx.Node, Any] = {}
         """Values known at import (parameters, buffers, folded nodes) as torch tensors; each
         becomes a `ge.const` at its first use by a converted op (`value`)."""
@@ -218,7 +243,7 @@ class FxConverter:
                 raise self._error(node, f"unsupported FX node kind '{node.op}'")
         names = self._unique_output_names(outputs)
         module = self.b.build(outputs, names)
-        return Converted(module, inputs, names, out_dtypes, self.scopes)
+        return Converted(module, inputs, names, out_dtypes, self.scopes, self.attribute_scopes)
 
     def _unique_output_names(self, outputs: Sequence[Tensor]) -> list[str]:
         given = self.output_names or []
@@ -301,7 +326,10 @@ class FxConverter:
         if handler is None:
             raise self._error(node, f"unsupported PyTorch op '{op_name}'")
         first = len(self.b.block.ops)
+        scope_op = _is_scope_op(target)
         try:
+            if not scope_op:
+                self._apply_waits(node)
             self.env[node] = handler(self, node, *node.args, **node.kwargs)
         except _Unsupported as e:
             raise self._error(node, f"unsupported PyTorch op '{op_name}': {e}") from None
@@ -313,6 +341,59 @@ class FxConverter:
             loc = FileLineColLoc(StringAttr(where.file), IntAttr(where.line), IntAttr(where.col))
             for op in list(self.b.block.ops)[first:]:
                 op.location = loc
+        scope_attrs = self._scope_attributes()
+        if scope_attrs:
+            for op in list(self.b.block.ops)[first:]:
+                if op.name != "ge.const":
+                    op.attributes.update(scope_attrs)
+        if not scope_op:
+            for op in reversed(list(self.b.block.ops)[first:]):
+                if op.results and op.name not in ("ge.const", "stream.wait_tensor"):
+                    self.last_op[self.b.stream_tag] = Tensor(self.b, op.results[0])
+                    break
+
+    def _apply_waits(self, node: torch.fx.Node) -> None:
+        """The pending waits of the current stream (`tng.ops` events) on `node`'s tensor
+        operands: each becomes a `stream.wait_tensor` after every dependency, rebinding the
+        operand as `npu_wait_tensor` does.  A node without converted tensor operands (a
+        constant's) leaves them pending for the next one."""
+        tag = self.b.stream_tag
+        deps = self.pending_waits.get(tag)
+        if not deps:
+            return
+        operands = [
+            self.env[n] for n in node.all_input_nodes if isinstance(self.env.get(n), Tensor)
+        ]
+        if not operands:
+            return
+        for x in dict.fromkeys(operands):
+            for dep in deps:
+                if x.value is not dep.value:
+                    self.b.wait_tensor(x, dep)
+        del self.pending_waits[tag]
+
+    def _scope_attributes(self) -> dict[str, Attribute]:
+        """The attributes of the open scopes, as TorchAir applies them: outermost first, so
+        the innermost value of a key wins, and a `super_kernel(None)` scope (an empty
+        `_super_kernel_scope`) removes the super kernel attributes of those around it."""
+        attrs: dict[str, str] = {}
+        for _, scope in self.open_scopes:
+            for key, value in scope.items():
+                if key == "_super_kernel_scope" and value == "":
+                    attrs.pop("_super_kernel_scope", None)
+                    attrs.pop("_super_kernel_options", None)
+                    break
+                attrs[key] = value
+        return {
+            # TorchAir sets `_op_exec_never_timeout` as a bool, the others as strings
+            key: BoolAttr(value == "True", i1) if key == NEVER_TIMEOUT else StringAttr(value)
+            for key, value in attrs.items()
+        }
+
+    def wait_for(self, deps: Sequence[Tensor | None]) -> None:
+        """The next op converted on the current stream waits for `deps` (None: nothing)."""
+        pending = self.pending_waits.setdefault(self.b.stream_tag, [])
+        pending.extend(d for d in deps if d is not None)
 
     def _error(self, node: torch.fx.Node, message: str) -> GeError:
         where = source_line(node)
@@ -445,25 +526,72 @@ def _handles(*names: str) -> Callable[[Handler], Handler]:
 @_handles(f"{SCOPE_NAMESPACE}.scope_enter")
 def _scope_enter(c: FxConverter, node, keys, values, *rest) -> None:
     attrs = dict(zip(keys, values, strict=True))
-    if "_user_stream_label" not in attrs:
-        raise _Unsupported(f"only stream scopes are supported, got {sorted(attrs)}")
-    c.scopes.append((attrs["_user_stream_label"], source_line(node)))
-    c.b.enter_stream(
-        attrs["_user_stream_label"],
-        int(attrs.get("_user_stream_priority", "0")),
-        attrs.get("_enable_inner_parallel", "True") == "True",
-    )
+    label = attrs.pop("_user_stream_label", None)
+    if label is not None:
+        c.scopes.append((label, source_line(node)))
+        c.b.enter_stream(
+            label,
+            int(attrs.pop("_user_stream_priority", "0")),
+            attrs.pop("_enable_inner_parallel", "True") == "True",
+        )
+    if attrs:
+        c.attribute_scopes.append((attrs, source_line(node)))
+    c.open_scopes.append((label is not None, attrs))
 
 
 @_handles(f"{SCOPE_NAMESPACE}.scope_exit")
 def _scope_exit(c: FxConverter, node, *rest) -> None:
-    c.b.exit_stream()
+    if not c.open_scopes:
+        raise _Unsupported("a scope exit without a matching scope enter")
+    is_stream, _ = c.open_scopes.pop()
+    if is_stream:
+        c.b.exit_stream()
 
 
 @_handles(f"{SCOPE_NAMESPACE}.wait_tensor")
 def _wait_tensor(c: FxConverter, node, x, dependency) -> Tensor:
     # the builder rebinds the handle of `x`: every later use of `x` reads the wait's result
     return c.b.wait_tensor(c.t(x), c.t(dependency))
+
+
+@_handles(f"{SCOPE_NAMESPACE}.tagged_event_record")
+def _tagged_event_record(c: FxConverter, node, tag, created_inside=False) -> None:
+    c.recorded[tag] = c.last_op.get(c.b.stream_tag)
+
+
+@_handles(f"{SCOPE_NAMESPACE}.tagged_event_wait")
+def _tagged_event_wait(c: FxConverter, node, tag, created_inside=False) -> None:
+    if tag not in c.recorded:
+        raise GeError(
+            f"error: npu_tagged_event_wait: tagged event '{tag}' is not recorded before this "
+            "wait (call npu_tagged_event_record on it earlier in forward)"
+        )
+    c.wait_for([c.recorded[tag]])
+
+
+@dataclass
+class _Recorded:
+    """What `tng.ops.record()` returns: the op it marks (None: none before it)."""
+
+    value: Tensor | None
+
+
+@_handles(f"{SCOPE_NAMESPACE}.record")
+def _record(c: FxConverter, node, device=None) -> _Recorded:
+    return _Recorded(c.last_op.get(c.b.stream_tag))
+
+
+@_handles(f"{SCOPE_NAMESPACE}.wait")
+def _wait(c: FxConverter, node, tensors) -> None:
+    deps: list[Tensor | None] = []
+    for t in tensors:
+        value = c.env.get(t) if isinstance(t, torch.fx.Node) else None
+        if isinstance(value, _Recorded):
+            deps.append(value.value)
+        elif isinstance(value, Tensor):  # a snapshot: a later wait on it does not move it
+            deps.append(Tensor(c.b, value.value))
+        # else a value known at import (a constant): nothing to wait for
+    c.wait_for(deps)
 
 
 @_handles("getitem")

@@ -73,18 +73,25 @@ multi-rank run (`sim.timing.rank_kernel_times`) HCCL's cost over the topology re
 
 Every block also pays `block_overhead` and the first HBM access `memory_latency`; every
 launch pays `launch_overhead` once (the time model adds it).
+
+**TorchAir's `limit_core_num`**: a launch carrying `_op_aicore_num` / `_op_vectorcore_num`
+is tiled as on a device of that many cube (vector) cores (`limited_profile`), so its
+blocks, one per core, hold at most that many cores at a time and it takes the time the
+model gives on so many cores; two streams limited to half the cores each run side by side
+without contending for cores (they still share HBM).
 """
 
 from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ge_dialect.sim.kernels.base import Operand
 from ge_dialect.sim.profile import DeviceProfile
 from ge_dialect.sim.program import Task
 from ge_dialect.utils import dtypes, layout
+from ge_dialect.utils.scope_attrs import core_limits
 from ge_dialect.utils.task_order import COPY, LAUNCH
 
 CUBE_KERNELS = ("conv2d", "fused_conv2d", "matmul", "grouped_matmul")
@@ -520,8 +527,38 @@ def attention_time(task: Task, profile: DeviceProfile) -> KernelTime:
     )
 
 
+class CoreLimitError(ValueError):
+    """A launch's `limit_core_num` attributes out of the device's range."""
+
+
+def limited_profile(task: Task, profile: DeviceProfile) -> DeviceProfile:
+    """`profile` as a launch under TorchAir's `limit_core_num` sees it: at most
+    `_op_aicore_num` AI (cube) cores and `_op_vectorcore_num` vector cores (the AI-core limit
+    for every kernel when the vector units are in the AI cores, `cores.shared`).  The kernel
+    is tiled for those cores, one block per core, so it never holds more of them at once.
+    Raises `CoreLimitError` for numbers out of TorchAir's range
+    (`ge_dialect.utils.scope_attrs.core_limits`)."""
+    if not task.scope:
+        return profile
+    try:
+        aicore, vectorcore = core_limits(
+            task.scope, profile.cube_cores, profile.vector_cores, profile.shared_cores
+        )
+    except ValueError as e:
+        raise CoreLimitError(str(e)) from None
+    if profile.shared_cores and aicore is not None:
+        return replace(profile, cube_cores=aicore, vector_cores=aicore)
+    return replace(
+        profile,
+        cube_cores=profile.cube_cores if aicore is None else aicore,
+        vector_cores=profile.vector_cores if vectorcore is None else vectorcore,
+    )
+
+
 def kernel_time(task: Task, profile: DeviceProfile) -> KernelTime:
-    """The blocks of a launch or copy `task` on `profile` (see the module docstring)."""
+    """The blocks of a launch or copy `task` on `profile` (see the module docstring), on
+    the cores its `limit_core_num` leaves it (`limited_profile`)."""
+    profile = limited_profile(task, profile)
     if task.kernel in CUBE_KERNELS and task.kind == LAUNCH:
         conv = task.kernel in ("conv2d", "fused_conv2d")
         g = _conv_gemm(task, profile) if conv else _matmul_gemm(task, profile)

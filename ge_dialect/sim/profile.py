@@ -60,7 +60,8 @@ Keys (JSON path: kind; meaning -> `DeviceProfile` field, in base units: Hz, s, b
   buffers: the cube's left and right operand buffers, its accumulator, the L1 buffer and the
   vector unit's unified buffer -> `l0a_bytes`, `l0b_bytes`, `l0c_bytes`, `l1_bytes`,
   `ub_bytes`.
-- `overheads.launch`: time >= 0; paid once per kernel launch -> `launch_overhead`.
+- `overheads.launch`: time >= 0; paid once per kernel launch (once by the consecutive
+  launches of a TorchAir super kernel scope on a stream) -> `launch_overhead`.
 - `overheads.block`: time >= 0; paid per block a core runs -> `block_overhead`.
 - `overheads.event_record`, `overheads.event_wait`: time >= 0; a stream's cost of recording
   an event and of a satisfied wait -> `event_record`, `event_wait`.

@@ -38,6 +38,7 @@ from ge_dialect.sim.kernels import Operand
 from ge_dialect.utils.dtypes import np_dtype
 from ge_dialect.utils.errors import GeError, location_str, op_error
 from ge_dialect.utils.layout import default_c0
+from ge_dialect.utils.scope_attrs import SCOPE_ATTRS
 from ge_dialect.utils.task_order import COPY, LAUNCH, RECORD, WAIT, TaskKind
 
 
@@ -113,6 +114,9 @@ class Task:
     attrs: dict[str, Any] = field(default_factory=dict)
     cost: Cost = Cost()
     event: int = -1  # records and waits
+    scope: dict[str, Any] = field(default_factory=dict)
+    """A launch's TorchAir scope attributes (`ge_dialect.utils.scope_attrs.SCOPE_ATTRS`:
+    the core limit and super kernel the time model honours)."""
 
     def describe(self) -> str:
         """`launch conv2d on stream 1` and the like, for messages."""
@@ -294,6 +298,11 @@ def read_program(fn: func.FuncOp) -> Program:
                     out_types=tuple(operand_of(t) for t in out_types.data),
                     attrs=python_value(attrs_attr),
                     cost=_cost(op.properties.get("cost")),
+                    scope={
+                        name: python_value(op.attributes[name])
+                        for name in SCOPE_ATTRS
+                        if name in op.attributes
+                    },
                 )
             )
         elif isinstance(op, npu.RecordOp | npu.WaitOp):

@@ -5,7 +5,11 @@ when its stream's previous task has ended; a record then takes `event_record` an
 event recorded at its end (an event stays recorded: ids are used once per program); a wait
 ends `event_wait` after both it is ready and its event is recorded.  A launch or copy is
 dispatched `launch_overhead` after it is ready, then its blocks (`sim.kernel_model`) run
-on cores of its unit.
+on cores of its unit.  TorchAir's `super_kernel`: a launch that follows one of the same
+super kernel scope on its stream is part of that kernel, dispatched as soon as it is ready,
+without a launch overhead of its own (`super_kernel_continued`).  TorchAir's
+`limit_core_num` caps a launch's blocks, hence the cores it holds at once
+(`kernel_model.limited_profile`).
 
 **Cores.**  Cube and vector blocks run on the profile's cores (one pool of `cube_cores`
 when `shared_cores`, as on Ascend 910 where an AI core runs either; two pools otherwise);
@@ -71,13 +75,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from ge_dialect.sim.executor import kernel_error
-from ge_dialect.sim.kernel_model import COMM_KERNELS, KernelTime, kernel_time
+from ge_dialect.sim.kernel_model import COMM_KERNELS, CoreLimitError, KernelTime, kernel_time
 from ge_dialect.sim.order import Finding, SimulationError, deadlock, start_order
 from ge_dialect.sim.profile import DeviceProfile
 from ge_dialect.sim.program import Program, Task
 from ge_dialect.sim.timeline import Flow, Interval, Timeline, us
 from ge_dialect.sim.topology import CollectiveCost, Topology
 from ge_dialect.utils.errors import GeError
+from ge_dialect.utils.scope_attrs import super_kernel_scope
 from ge_dialect.utils.task_order import COPY, LAUNCH, RECORD, WAIT, Events
 
 FS_PER_S = 10**15
@@ -234,6 +239,20 @@ class _Wave:
         return max(self.active + self.compute, memory)
 
 
+def super_kernel_continued(program: Program) -> list[bool]:
+    """Whether each task is a launch continuing a super kernel (TorchAir's `super_kernel`):
+    the task before it on its stream is a launch of the same non-empty
+    `_super_kernel_scope`.  Such a launch is part of the same kernel: it pays no
+    `launch_overhead` (a scope's consecutive launches on a stream pay one)."""
+    last: dict[int, str] = {}
+    continued: list[bool] = []
+    for task in program.tasks:
+        scope = super_kernel_scope(task.scope) if task.kind == LAUNCH else ""
+        continued.append(scope != "" and last.get(task.stream) == scope)
+        last[task.stream] = scope
+    return continued
+
+
 def pools(profile: DeviceProfile) -> dict[str, int]:
     """Core pools and their sizes: `core` (shared by cube and vector) or `cube` and
     `vector`, and `comm`."""
@@ -257,6 +276,10 @@ def kernel_times(program: Program, profile: DeviceProfile) -> list[KernelTime | 
             continue
         try:
             times.append(kernel_time(task, profile))
+        except CoreLimitError as e:
+            raise GeError(
+                f"{task.location}: error: launch '{task.kernel}' on stream {task.stream}: {e}"
+            ) from None
         except (KeyError, IndexError, ValueError, TypeError, ZeroDivisionError) as e:
             raise kernel_error(task, e) from None
     return times
@@ -426,6 +449,7 @@ class _EventLoop:
         ]
         self.meets = meets
         self.collectives = collectives
+        self.continued = [super_kernel_continued(p) for p in programs]
         self.ranks = range(len(programs))
         self.free = {(r, p): n for r in self.ranks for p, n in pools(profile).items()}
         self.queues: dict[tuple[int, int], list[Task]] = {}
@@ -516,7 +540,8 @@ class _EventLoop:
                 ready = self.stream_free[key]
                 pool = pool_of(k.unit, self.profile)
                 kernel = _Kernel(task, k, pool, ready, k.blocks, rank=r, short_left=k.short)
-                self.push(ready + self.clock.launch, _READY, kernel)
+                launch = 0 if self.continued[r][task.index] else self.clock.launch
+                self.push(ready + launch, _READY, kernel)
                 return
             position[key] += 1
 
@@ -760,6 +785,7 @@ def lower_bound(
     work = dict.fromkeys(capacity, 0)
     shortest: list[int] = []
     moved = 0
+    continued = super_kernel_continued(program)
     for task, kernel in zip(program.tasks, times, strict=True):
         if kernel is None:
             shortest.append(clock.record if task.kind == RECORD else clock.wait)
@@ -777,7 +803,7 @@ def lower_bound(
         if kernel_bytes:
             moved += kernel_bytes
             fastest = max(fastest, k.extra + _time_for(kernel_bytes, clock.sustained))
-        shortest.append(clock.launch + fastest)
+        shortest.append((0 if continued[task.index] else clock.launch) + fastest)
         work[pool] += (k.blocks - k.short) * block + k.short * short_block
     finish = _earliest_finish(program, shortest)
     pool_work = {p: -(-w // capacity[p]) for p, w in work.items() if w > 0}

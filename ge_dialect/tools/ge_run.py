@@ -1,7 +1,8 @@
 """ge-run: compile a graph and run it on the simulated NPU.
 
     ge-run [pass flags | -p pipeline | -O0] [--inputs in.npz] [--outputs out.npz]
-           [--input-shape NAME=DIMS] [--check-numbers] [--seed N] [--profile p.json]
+           [--input-shape NAME=DIMS] [--gears NAME:DIM=N,N,..] [--check-numbers] [--seed N]
+           [--profile p.json]
            [--report text|json] [--trace t.json] [--timeline t.png] [--timing-only]
            [--compare-unoptimized] [--no-race-check] [--ranks N] [--topology t.json]
            input.mlir|model.onnx
@@ -31,6 +32,16 @@ of the graph before any pass (and onnxruntime for ONNX input) and prints the lar
 against each; an output outside the tolerance of its dtype (`ge_dialect.utils.tolerance`:
 against onnxruntime, a whole model's) is an error (exit 1).  External data is read relative
 to the input file, the copy's too, from any working directory.
+
+`--input-shape` is `NAME=DIMS` or `NAME:DIMS`; a dim `?` of an ONNX input (dynamic:
+`dim_param` or unknown) takes each value of `--gears NAME:DIM=N,N,...` in turn: the model is
+imported, compiled and run once per gear (several `--gears` lists, of one length, go
+together: the n-th gear takes the n-th value of each, TorchAir's "zip"), on random inputs
+or on `--inputs` where their shapes are the gear's, and ge-run prints one line per gear
+(its sizes, makespan and bound, launches and streams, peak memory; `--report json`: a list
+`gears`).  A `?` without gears, gears of an input or a dim that is not `?`, and bad
+numbers are usage errors; `--gears` does not go with the flags that write files, check
+numbers or compare runs.
 
 The memory checker (`ge_dialect.sim.checker`) replays every run: each race, clobber or
 uninitialized read it finds is one `input: error: race: ...` (`clobber: ...`,
@@ -140,6 +151,8 @@ class GeRunMain(GeOptMain):
         self.onnx_model: Any = None
         self.report: list[str] = []
         self.findings: list[str] = []  # the memory checker's, as error lines
+        self.gears: list[tuple[str, dict[str, list[int]]]] = []  # (label, shapes) per gear
+        self.onnx_bytes: bytes | None = None  # an ONNX model read from stdin
         super().__init__(args)
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
@@ -217,6 +230,15 @@ class GeRunMain(GeOptMain):
             metavar="FILE",
             help="the cluster topology JSON of a multi-rank run (default: one 8-NPU Ascend "
             "910 server, two servers above 8 ranks)",
+        )
+        group.add_argument(
+            "--gears",
+            action="append",
+            default=[],
+            metavar="NAME:DIM=N,N,..",
+            help="the sizes a '?' dim of --input-shape takes, e.g. x:0=1,4,8: one "
+            "compilation and run per gear, one line each (repeatable: lists of one length, "
+            "zipped)",
         )
         group.add_argument(
             "--no-race-check",
@@ -299,6 +321,59 @@ class GeRunMain(GeOptMain):
         timeline = self.args.timeline
         if timeline is not None and not timeline.lower().endswith(".png"):
             raise UsageError(f"--timeline draws a PNG: '{timeline}' must end in .png")
+        if self.args.gears:
+            if self.frontend() != "onnx":
+                raise UsageError("--gears applies to ONNX input (.onnx files) only")
+            for flag, given in GEARS_REFUSE.items():
+                if getattr(self.args, given):
+                    raise UsageError(f"--gears runs one program per gear: it cannot go with {flag}")
+
+    def input_shapes(self) -> dict[str, list[int]]:
+        """`--input-shape` flags (`NAME=DIMS` or `NAME:DIMS`, a dim `?` sized by `--gears`)
+        as the shapes of the first gear; `self.gears` gets every gear's (exit 2 when
+        malformed)."""
+        shapes: dict[str, list[int | None]] = {}
+        for spec in self.args.input_shape:
+            name, dims = _shape_spec(spec)
+            shapes[name] = dims
+        lists = [_gear_spec(spec) for spec in self.args.gears]
+        for k, (name, dim, _, spec) in enumerate(lists):
+            if any((name, dim) == (other, d) for other, d, _, _ in lists[:k]):
+                raise UsageError(f"--gears {spec}: dim {dim} of '{name}' has gears already")
+            given = shapes.get(name)
+            if given is None:
+                raise UsageError(
+                    f"--gears {spec}: no --input-shape gives input '{name}' (with a '?' dim)"
+                )
+            if dim >= len(given) or given[dim] is not None:
+                what = "has no such dim" if dim >= len(given) else f"is {given[dim]}, not '?'"
+                raise UsageError(f"--gears {spec}: dim {dim} of --input-shape {name} {what}")
+        geared = {(name, dim) for name, dim, _, _ in lists}
+        for name, shape in shapes.items():
+            for dim, size in enumerate(shape):
+                if size is None and (name, dim) not in geared:
+                    raise UsageError(
+                        f"--input-shape {name}: dim {dim} is '?': give its sizes with "
+                        f"--gears {name}:{dim}=N,N,..."
+                    )
+        if len({len(sizes) for _, _, sizes, _ in lists}) > 1:
+            raise UsageError(
+                "--gears lists go together (the n-th gear takes the n-th size of each): "
+                "they must have one length, got "
+                + ", ".join(f"{len(sizes)} ({spec})" for _, _, sizes, spec in lists)
+            )
+        by_dim = {(name, dim): sizes for name, dim, sizes, _ in lists}
+        self.gears = []
+        for k in range(len(lists[0][2]) if lists else 0):
+            gear = {
+                name: [by_dim[name, d][k] if size is None else size for d, size in enumerate(dims)]
+                for name, dims in shapes.items()
+            }
+            label = " ".join(f"{name}:{dim}={sizes[k]}" for name, dim, sizes, _ in lists)
+            self.gears.append((label, gear))
+        if self.gears:
+            return self.gears[0][1]
+        return {name: [d for d in dims if d is not None] for name, dims in shapes.items()}
 
     def shard_passes(self, passes: list[str]) -> list[str]:
         """`--ranks N`: the pipeline starts with `shard{ranks=N mode=data}` unless it shards
@@ -363,6 +438,9 @@ class GeRunMain(GeOptMain):
     # ---- input ----------------------------------------------------------------------------
 
     def import_onnx(self, chunk: IO[bytes]) -> ModuleOp:
+        if self.gears and self.args.input_file is None:  # imported again per gear
+            self.onnx_bytes = chunk.read()
+            chunk = BytesIO(self.onnx_bytes)
         if self.args.check:  # onnxruntime reads the model too
             if self.args.input_file is not None:
                 self.onnx_model = self.args.input_file
@@ -391,6 +469,8 @@ class GeRunMain(GeOptMain):
     # ---- output ---------------------------------------------------------------------------
 
     def output_resulting_program(self, prog: ModuleOp) -> str:
+        if self.gears:
+            return self.run_gears(prog)
         inputs = self.read_inputs()
         result = self.simulate(prog, inputs, self.args.timing_only, not self.args.no_race_check)
         self.findings += [f"{self.get_input_name()}: error: {f.message}" for f in result.findings]
@@ -429,6 +509,41 @@ class GeRunMain(GeOptMain):
                 f"unoptimized (-O0) makespan {unoptimized['makespan_us']:.2f} us, optimized "
                 f"{report.makespan:.2f} us: speed-up {unoptimized['speedup']:.2f}x"
             )
+        return "\n".join(lines) + "\n"
+
+    def run_gears(self, prog: ModuleOp) -> str:
+        """One run per gear (`prog` is the first gear's, compiled): the model imported
+        and compiled again for each other gear; one line per gear."""
+        given = self.read_inputs() or {}
+        lines, documents = [], []
+        for k, (label, shapes) in enumerate(self.gears):
+            if k:
+                self._shapes = shapes
+                source = self.onnx_bytes if self.onnx_bytes is not None else b""
+                prog = self.import_onnx(BytesIO(source))
+                self.apply_passes(prog)
+            inputs: dict[str, Any] | None = None
+            if given:
+                try:
+                    inputs = api.check_inputs(api.device_program(prog), given)
+                except GeError:
+                    inputs = None  # not this gear's shapes: random ones
+            check = not self.args.no_race_check
+            result = self.simulate(prog, inputs, self.args.timing_only, check)
+            self.findings += [
+                f"{self.get_input_name()}: error: {f.message}" for f in result.findings
+            ]
+            report = result.report
+            peak = report.memory.get("peak_bytes", 0)
+            launches = _plural(report.launches, "launch")
+            lines.append(
+                f"gear {label}: {report.text().splitlines()[0]}; {launches} on "
+                f"{_plural(len(report.streams), 'stream')}; peak memory {peak / 2**10:.1f} KiB"
+                f"{' (random inputs: --inputs does not fit)' if given and inputs is None else ''}"
+            )
+            documents.append({"gear": label, "shapes": shapes, **report.to_json()})
+        if self.args.report == "json":
+            return json.dumps({"gears": documents}, indent=2) + "\n"
         return "\n".join(lines) + "\n"
 
     def simulate(
@@ -543,6 +658,52 @@ class GeRunMain(GeOptMain):
         for path, what, data in self.pending:
             with writing(path, what):
                 replace_file(path, data)
+
+
+GEARS_REFUSE = {
+    "--outputs": "outputs",
+    "--trace": "trace",
+    "--timeline": "timeline",
+    "--check-numbers": "check",
+    "--compare-unoptimized": "compare_unoptimized",
+    "--ranks": "ranks",
+}
+"""The flags `--gears` does not go with (by `args` name): they write or compare one run."""
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 'es' if word.endswith('h') else 's'}"
+
+
+def _shape_spec(spec: str) -> tuple[str, list[int | None]]:
+    """`--input-shape x=1x3x224x224` or `x:?x3x224x224` (`?`: None)."""
+    name, sep, dims = spec.rpartition("=" if "=" in spec else ":")
+    try:
+        shape = [None if d == "?" else int(d) for d in dims.split("x")] if dims else []
+    except ValueError:
+        shape = None
+    if not sep or not name or shape is None or any(d is not None and d < 0 for d in shape):
+        raise UsageError(
+            "--input-shape expects NAME=DIMS or NAME:DIMS such as x=1x3x224x224 or "
+            f"x:?x3x224x224, got '{spec}'"
+        )
+    return name, shape
+
+
+def _gear_spec(spec: str) -> tuple[str, int, list[int], str]:
+    """`--gears x:0=1,4,8` as ("x", 0, [1, 4, 8], spec)."""
+    left, eq, sizes = spec.rpartition("=")
+    name, colon, dim = left.rpartition(":")
+    try:
+        values = [int(v) for v in sizes.split(",")]
+        index = int(dim)
+    except ValueError:
+        values, index = [], -1
+    if not (eq and colon and name) or index < 0 or not values or min(values) < 1:
+        raise UsageError(
+            f"--gears expects NAME:DIM=SIZES (positive integers) such as x:0=1,4,8, got '{spec}'"
+        )
+    return name, index, values, spec
 
 
 def _sharded(prog: ModuleOp) -> bool:

@@ -8,10 +8,11 @@
     model = torch.compile(model, backend=npu_backend, dynamic=False, fullgraph=True)
 
 `tng.scope.npu_stream_switch` / `tng.scope.npu_wait_tensor` work in `forward` as in
-TorchAir (custom ops Dynamo keeps).  Importing this package imports torch.
+TorchAir (custom ops Dynamo keeps); `tng.inference.set_dim_gears` gives a dim its gears;
+TorchAir's explicit events are `tng.ops`.  Importing this package imports torch.
 """
 
-from ge_dialect.torchair import scope
+from ge_dialect.torchair import inference, ops, scope
 from ge_dialect.torchair.configs.compiler_config import CompilerConfig
 from ge_dialect.torchair.npu_fx_compiler import (
     CompiledGraph,
@@ -26,5 +27,7 @@ __all__ = [
     "NpuBackend",
     "get_compiler",
     "get_npu_backend",
+    "inference",
+    "ops",
     "scope",
 ]

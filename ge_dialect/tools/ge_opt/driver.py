@@ -45,7 +45,12 @@ from ge_dialect import __version__, api
 from ge_dialect.ir.parser import LocatedParseError
 from ge_dialect.ir.registry import get_all_dialects
 from ge_dialect.tools.ge_opt import plugins
-from ge_dialect.tools.ge_opt.output import ExactMLIRTarget, OutputBuffer, format_statistics
+from ge_dialect.tools.ge_opt.output import (
+    ExactMLIRTarget,
+    GraphDefTarget,
+    OutputBuffer,
+    format_statistics,
+)
 from ge_dialect.utils.errors import GeError, OptionError, UsageError, op_error
 from ge_dialect.utils.files import ReplacingFile, same_file, writing
 from transforms import describe_pass, parse_pipeline
@@ -190,11 +195,16 @@ class GeOptMain(xDSLOptMain):
         self.available_frontends["onnx"] = self.import_onnx
 
     def register_all_targets(self) -> None:
-        # Only MLIR text makes sense for this IR; xDSL's other targets print other dialects.
+        # MLIR text, and GE's GraphDef as protobuf text; xDSL's other targets print other
+        # dialects.
         def mlir() -> type[Target]:
             return ExactMLIRTarget
 
+        def ge_pbtxt() -> type[Target]:
+            return GraphDefTarget
+
         self.available_targets["mlir"] = mlir
+        self.available_targets["ge-pbtxt"] = ge_pbtxt
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
@@ -216,7 +226,8 @@ class GeOptMain(xDSLOptMain):
             "--target",
             type=_bare_spec,
             default="mlir",
-            help="the output format: mlir (the only one for this IR)",
+            help="the output format: mlir, or ge-pbtxt (the function as GE's GraphDef in "
+            "protobuf text format, as TorchAir hands it to GE)",
         )
         group.add_argument(
             "-o",
@@ -587,11 +598,11 @@ class GeOptMain(xDSLOptMain):
             return ""
         try:
             self.prepare_constants(prog)
+            return super().output_resulting_program(prog)  # (a target may refuse the module)
         except GeError as e:
             if not self.reported_in_place(e):
                 raise
             return ""
-        return super().output_resulting_program(prog)
 
     def prepare_constants(self, prog: ModuleOp) -> None:
         """Elides, rebases and externalizes constants as the flags ask."""

@@ -13,6 +13,7 @@ from typing import IO
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.targets.mlir import MLIRTarget
+from xdsl.utils.target import Target
 
 from ge_dialect import api
 
@@ -59,6 +60,17 @@ class ExactMLIRTarget(MLIRTarget):
             )
         )
         print("\n", file=output)
+
+
+@dataclass(frozen=True)
+class GraphDefTarget(Target):
+    """`-t ge-pbtxt`: the module's function as GE's `GraphDef` in protobuf text format
+    (`api.print_graph_def`), the graph TorchAir hands GE."""
+
+    name = "ge-pbtxt"
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        output.write(api.print_graph_def(module))
 
 
 class OutputBuffer(StringIO):

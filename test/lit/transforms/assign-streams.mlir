@@ -1,4 +1,5 @@
-// --assign-streams in labels mode (the default): ops with the same stream.label share a stream,
+// --assign-streams in labels mode (the default): ops with the same stream.label share a stream
+// (or its sub-streams, with inner_parallel = true),
 // unlabelled ops run on stream 0, unlabelled collectives on the comm stream.  Every case pins
 // the whole output.  The comments list, for each cross-stream dependency (data, wait_tensor,
 // the fork from the function entry to the first op of a side stream, the join of each side
@@ -17,6 +18,7 @@
 // RUN: ge-opt %s --split-input-file --assign-streams=mode=auto | filecheck %s --check-prefix=AUTO
 // RUN: ge-opt %s --split-input-file --assign-streams=mode=auto,report 2>&1 >/dev/null | filecheck %s --check-prefix=AUTO-REPORT
 // RUN: ge-opt %s --split-input-file --assign-streams=mode=auto,max-streams=1 | filecheck %s --check-prefix=AUTO1
+// RUN: ge-opt %s --split-input-file --assign-streams=max-streams=1 | filecheck %s --check-prefix=LABELS1
 // (the upstream check of this RUN line is in test/lit/upstream/transforms.test)
 // The bundled TorchAir example (npu_stream_switch / npu_wait_tensor), see the CHECK lines at
 // the end of this file.
@@ -477,33 +479,34 @@ func.func @two_functions_b(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// inner_parallel = true.  Labels mode ignores the flag: one stream per label.
-//   %b (s1): %a and the fork -> wait for %a.   %c (s1): %a -> implied by stream order.
-//   %d (s0): %b, %c -> one wait, for %c.       return: join of s1 -> implied.
-// In auto mode the label's independent ops are spread over sub-streams of their own (1 and
-// 2, both labelled "p"); %d then waits for both.
-//   auto mode: %b (s1): %a, fork -> wait for %a.  %c (s2): %a, fork -> wait for %a (the same
-//   record).  %d (s0): %b, %c -> two waits.  return: joins of s1, s2 -> implied.
+// inner_parallel = true (TorchAir's default): in both modes the label's independent ops are
+// spread over sub-streams of their own (1 and 2, both labelled "p"); %d then waits for both.
+//   %b (s1): %a, fork -> wait for %a.  %c (s2): %a, fork -> wait for %a (the same record).
+//   %d (s0): %b, %c -> two waits.  return: joins of s1, s2 -> implied.
 //   8 dependencies, 4 kept, 4 dropped.
 // max-streams also bounds the sub-streams of one label: with max-streams=1 the label has
-// a single stream again (the IR of labels mode), yet it does not take the place of an
-// automatic stream (see @labels_beyond_limit).
+// a single stream again (the IR of @inner_parallel_false), yet it does not take the place of
+// an automatic stream (see @labels_beyond_limit).
 // CHECK-LABEL: func.func @inner_parallel_true(
 // CHECK-SAME:  %[[X:[^:]*]]: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK-NEXT:    %[[A:.*]] = ge.relu %[[X]] {stream.id = #stream.id<0>} : tensor<4xf32>
 // CHECK-NEXT:    %[[E0:.*]] = stream.record %[[A]] {stream.id = #stream.id<0>} : tensor<4xf32>
 // CHECK-NEXT:    stream.wait %[[E0]] {stream.id = #stream.id<1>}
 // CHECK-NEXT:    %[[B:.*]] = ge.sigmoid %[[A]] {stream.label = #stream.label<"p", priority = 1, inner_parallel = true>, stream.id = #stream.id<1>} : tensor<4xf32>
-// CHECK-NEXT:    %[[C:.*]] = ge.silu %[[A]] {stream.label = #stream.label<"p", priority = 1, inner_parallel = true>, stream.id = #stream.id<1>} : tensor<4xf32>
-// CHECK-NEXT:    %[[E1:.*]] = stream.record %[[C]] {stream.id = #stream.id<1>} : tensor<4xf32>
+// CHECK-NEXT:    %[[E1:.*]] = stream.record %[[B]] {stream.id = #stream.id<1>} : tensor<4xf32>
+// CHECK-NEXT:    stream.wait %[[E0]] {stream.id = #stream.id<2>}
+// CHECK-NEXT:    %[[C:.*]] = ge.silu %[[A]] {stream.label = #stream.label<"p", priority = 1, inner_parallel = true>, stream.id = #stream.id<2>} : tensor<4xf32>
+// CHECK-NEXT:    %[[E2:.*]] = stream.record %[[C]] {stream.id = #stream.id<2>} : tensor<4xf32>
 // CHECK-NEXT:    stream.wait %[[E1]] {stream.id = #stream.id<0>}
+// CHECK-NEXT:    stream.wait %[[E2]] {stream.id = #stream.id<0>}
 // CHECK-NEXT:    %[[D:.*]] = ge.add %[[B]], %[[C]] {stream.id = #stream.id<0>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
 // CHECK-NEXT:    func.return %[[D]] : tensor<4xf32>
 // CHECK-NEXT:  }
-// REPORT-NEXT: [assign-streams] @inner_parallel_true: mode labels, 2 stream(s)
+// REPORT-NEXT: [assign-streams] @inner_parallel_true: mode labels, 3 stream(s)
 // REPORT-NEXT:   logic_stream_id: 0, kind: main, user_stream_label: , priority: 0, ops: 2
-// REPORT-NEXT:   logic_stream_id: 1, kind: label, user_stream_label: p, priority: 1, ops: 2
-// REPORT-NEXT:   events: 2 kept, 4 dropped of 6 cross-stream dependencies
+// REPORT-NEXT:   logic_stream_id: 1, kind: label, user_stream_label: p, priority: 1, ops: 1
+// REPORT-NEXT:   logic_stream_id: 2, kind: label, user_stream_label: p, priority: 1, ops: 1
+// REPORT-NEXT:   events: 4 kept, 4 dropped of 8 cross-stream dependencies
 // AUTO-LABEL: func.func @inner_parallel_true(
 // AUTO-SAME:  %[[X:[^:]*]]: tensor<4xf32>) -> tensor<4xf32> {
 // AUTO-NEXT:    %[[A:.*]] = ge.relu %[[X]] {stream.id = #stream.id<0>} : tensor<4xf32>
@@ -536,6 +539,18 @@ func.func @two_functions_b(%x: tensor<4xf32>) -> tensor<4xf32> {
 // AUTO1-NEXT:    %[[D:.*]] = ge.add %[[B]], %[[C]] {stream.id = #stream.id<0>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
 // AUTO1-NEXT:    func.return %[[D]] : tensor<4xf32>
 // AUTO1-NEXT:  }
+// LABELS1-LABEL: func.func @inner_parallel_true(
+// LABELS1-SAME:  %[[X:[^:]*]]: tensor<4xf32>) -> tensor<4xf32> {
+// LABELS1-NEXT:    %[[A:.*]] = ge.relu %[[X]] {stream.id = #stream.id<0>} : tensor<4xf32>
+// LABELS1-NEXT:    %[[E0:.*]] = stream.record %[[A]] {stream.id = #stream.id<0>} : tensor<4xf32>
+// LABELS1-NEXT:    stream.wait %[[E0]] {stream.id = #stream.id<1>}
+// LABELS1-NEXT:    %[[B:.*]] = ge.sigmoid %[[A]] {stream.label = #stream.label<"p", priority = 1, inner_parallel = true>, stream.id = #stream.id<1>} : tensor<4xf32>
+// LABELS1-NEXT:    %[[C:.*]] = ge.silu %[[A]] {stream.label = #stream.label<"p", priority = 1, inner_parallel = true>, stream.id = #stream.id<1>} : tensor<4xf32>
+// LABELS1-NEXT:    %[[E1:.*]] = stream.record %[[C]] {stream.id = #stream.id<1>} : tensor<4xf32>
+// LABELS1-NEXT:    stream.wait %[[E1]] {stream.id = #stream.id<0>}
+// LABELS1-NEXT:    %[[D:.*]] = ge.add %[[B]], %[[C]] {stream.id = #stream.id<0>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// LABELS1-NEXT:    func.return %[[D]] : tensor<4xf32>
+// LABELS1-NEXT:  }
 func.func @inner_parallel_true(%x: tensor<4xf32>) -> tensor<4xf32> {
   %a = ge.relu %x : tensor<4xf32>
   %b = ge.sigmoid %a {stream.label = #stream.label<"p", priority = 1, inner_parallel = true>} : tensor<4xf32>
@@ -547,7 +562,7 @@ func.func @inner_parallel_true(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 // inner_parallel = false: in both modes the label's ops share one stream (the waits are those
-// of @inner_parallel_true in labels mode).  6 dependencies, 2 kept, 4 dropped.
+// of @inner_parallel_true with max-streams=1).  6 dependencies, 2 kept, 4 dropped.
 // CHECK-LABEL: func.func @inner_parallel_false(
 // CHECK-SAME:  %[[X:[^:]*]]: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK-NEXT:    %[[A:.*]] = ge.relu %[[X]] {stream.id = #stream.id<0>} : tensor<4xf32>

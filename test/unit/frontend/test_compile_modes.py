@@ -38,6 +38,38 @@ class Branches(torch.nn.Module):
         return torch.mm(x, y), torch.mm(y, x)
 
 
+class ScopedBranches(torch.nn.Module):
+    """Two independent matmuls inside one `npu_stream_switch`, with or without inner
+    parallelism."""
+
+    def __init__(self, inner_parallel: bool):
+        super().__init__()
+        self.inner_parallel = inner_parallel
+
+    def forward(self, x: torch.Tensor, y: torch.Tensor):
+        with tng.scope.npu_stream_switch("1", 0, self.inner_parallel):
+            a, b = torch.mm(x, y), torch.mm(y, x)
+        return a + x, b + y
+
+
+class BreaksInScope(torch.nn.Module):
+    """A graph break (`torch._dynamo.graph_break()`) inside, or after, a stream scope."""
+
+    def __init__(self, inside: bool):
+        super().__init__()
+        self.inside = inside
+
+    def forward(self, x: torch.Tensor, y: torch.Tensor):
+        with tng.scope.npu_stream_switch("1"):
+            a = torch.mm(x, y)
+            if self.inside:
+                torch._dynamo.graph_break()
+            b = a * 2
+        if not self.inside:
+            torch._dynamo.graph_break()
+        return b + 1
+
+
 def _compile(model: torch.nn.Module, config: tng.CompilerConfig, *args: torch.Tensor):
     backend = tng.get_npu_backend(compiler_config=config)
     compiled = torch.compile(model, backend=backend, dynamic=False, fullgraph=True)
@@ -69,6 +101,52 @@ def test_modes_are_checked() -> None:
 def test_max_autotune_honours_the_scope() -> None:
     _, result = _compile(Scoped(), tng.CompilerConfig(), *ARGS)
     assert _streams(result) == {0, 1}
+
+
+@pytest.mark.parametrize(
+    ("inner_parallel", "mode", "streams"),
+    [(True, "max-autotune", 3), (False, "max-autotune", 2), (True, "reduce-overhead", 1)],
+)
+def test_enable_inner_parallel_spreads_the_scope_in_max_autotune_only(
+    inner_parallel: bool, mode: str, streams: int
+) -> None:
+    """In max-autotune the scope's two matmuls run on two sub-streams of label "1" with
+    inner parallelism, on one without; reduce-overhead has one stream."""
+    config = tng.CompilerConfig()
+    config.mode = mode
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # reduce-overhead's warning about the scope
+        out, result = _compile(ScopedBranches(inner_parallel), config, *ARGS)
+    assert len(_streams(result)) == streams
+    matmuls = [t.stream for t in result.program.tasks if t.kernel == "matmul"]
+    assert len(matmuls) == 2 and (len(set(matmuls)) == 2) == (streams == 3)
+    for got, want in zip(out, ScopedBranches(inner_parallel)(*ARGS), strict=True):
+        assert api.within_tolerance(got.numpy(), want.numpy())
+
+
+def test_a_graph_break_inside_a_scope_is_an_error_naming_its_line() -> None:
+    """Without fullgraph, a graph break inside `npu_stream_switch` fails at compilation
+    naming the line that breaks (never the whole frame run eagerly); one after the scope
+    splits the frame into two compiled graphs as usual."""
+    lines, start = inspect.getsourcelines(BreaksInScope.forward)
+    line = start + next(i for i, text in enumerate(lines) if "graph_break()" in text)
+    backend = tng.get_npu_backend()
+    compiled = torch.compile(BreaksInScope(inside=True), backend=backend, dynamic=False)
+    try:
+        with pytest.raises(torch._dynamo.exc.Unsupported) as caught:
+            compiled(*ARGS)
+    finally:
+        torch._dynamo.reset()
+    assert f'{os.path.basename(__file__)}", line {line}, in forward' in str(caught.value)
+    assert backend.compilations == 0
+    backend = tng.get_npu_backend()
+    compiled = torch.compile(BreaksInScope(inside=False), backend=backend, dynamic=False)
+    try:
+        got = compiled(*ARGS)
+    finally:
+        torch._dynamo.reset()
+    assert backend.compilations == 2
+    assert api.within_tolerance(got.numpy(), BreaksInScope(inside=False)(*ARGS).numpy())
 
 
 def test_reduce_overhead_drops_the_scope_with_one_warning() -> None:

@@ -62,7 +62,7 @@ class Model(torch.nn.Module):
 def test_torchair_documented_multi_stream_example(tmp_path):
     model = Model()
     config = CompilerConfig()
-    config.debug.graph_dump.type = "pbtxt"
+    config.debug.graph_dump.type = "mlir"  # (the docs' "pbtxt" dumps GE's GraphDef instead)
     config.debug.graph_dump.path = str(tmp_path)  # (the docs dump to the current directory)
     npu_backend = tng.get_npu_backend(compiler_config=config)
     # 调用compile接口编译模型

@@ -132,7 +132,7 @@ def test_help_lists_pass_flags_and_hides_developer_flags(capsys):
     for flag in ("--fuse", "--to-nc1hwc0", "--assign-streams", "--canonicalize", "--cse", "--dce"):
         assert re.search(rf"^  {flag}\b", text, re.M), flag
     assert "--shrink" not in text
-    assert "the output format: mlir (the only one for this IR)" in " ".join(text.split())
+    assert "the output format: mlir, or ge-pbtxt (" in " ".join(text.split())
     entry = re.search(r"^  --print-between-passes\s+(.*?)^  -", text, re.M | re.S)
     assert entry and "stderr" in entry.group(1)
 
@@ -174,12 +174,14 @@ def test_passes(capsys, tmp_path):
 
 
 @exercises("-t", "--target")
-def test_target_mlir_only(capsys, tmp_path):
+def test_target_mlir_or_ge_pbtxt(capsys, tmp_path):
     r = run(capsys, tmp_path, ["-t", "mlir"])
     assert r.code == 0 and "ge.relu" in r.out
+    r = run(capsys, tmp_path, ["-t", "ge-pbtxt"])
+    assert r.code == 0 and 'type: "Relu"' in r.out and "ge.relu" not in r.out
     one_line_usage_error(
         run(capsys, tmp_path, ["-t", "llvm"]),
-        "argument -t/--target: invalid choice: 'llvm' (choose from mlir)",
+        "argument -t/--target: invalid choice: 'llvm' (choose from mlir, ge-pbtxt)",
     )
     one_line_usage_error(run(capsys, tmp_path, ["--target", "riscv-asm"]), "argument -t/--target")
     one_line_usage_error(

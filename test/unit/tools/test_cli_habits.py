@@ -83,15 +83,13 @@ def test_xdsl_targets_are_not_offered(capsys, tmp_path, target):
     path.write_text(RELU)
     usage_error(
         ge_opt(capsys, str(path), "-t", target),
-        f"argument -t/--target: invalid choice: '{target}' (choose from mlir)",
+        f"argument -t/--target: invalid choice: '{target}' (choose from mlir, ge-pbtxt)",
     )
     assert f" {target}" not in help_text(capsys)
 
 
-def test_help_offers_mlir_only(capsys):
-    assert "-t TARGET, --target TARGET the output format: mlir (the only one for this IR)" in (
-        help_text(capsys)
-    )
+def test_help_offers_mlir_and_ge_pbtxt_only(capsys):
+    assert "-t TARGET, --target TARGET the output format: mlir, or ge-pbtxt (" in help_text(capsys)
 
 
 # ---- files ------------------------------------------------------------------------------------

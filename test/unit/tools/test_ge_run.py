@@ -329,6 +329,7 @@ ACCEPTED = {
     "--print-between-passes": ["{relu}", "--print-between-passes"],
     "--print-ir-after-all": ["{relu}", "--print-ir-after-all"],
     "--input-shape": ["{onnx}", "--input-shape", "x=2x3"],
+    "--gears": ["{onnx}", "--input-shape", "x:?x3", "--gears", "x:0=1,2"],
     "--load-patterns": [
         "{relu}",
         "--load-patterns",

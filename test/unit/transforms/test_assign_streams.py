@@ -14,9 +14,9 @@ The oracle reads the pass's *result IR* only (it imports nothing from the pass):
 
 It checks (1) the graph is acyclic, (2) every dependency is ordered, (3) minimality:
 removing any single kept `stream.wait` breaks some dependency, (4) no wait_tensor remains,
-every op but the terminator has a stream, labels are kept, one label = one stream (labels
-mode, and auto mode with inner_parallel = false), distinct labels and unlabelled ops never
-share a stream, the automatic streams respect max-streams, (5) ops are not reordered, and
+every op but the terminator has a stream, labels are kept, one label = one stream with
+inner_parallel = false (at most max-streams sub-streams with true), distinct labels and
+unlabelled ops never share a stream, the automatic streams respect max-streams, (5) ops are not reordered, and
 (6) the reference interpreter computes identical outputs before and after.
 
 Hypothesis draws random DAGs through `GraphBuilder`: 4x4 f32 tensors; relu, sigmoid, add,
@@ -325,10 +325,12 @@ def check_structure(orig: Original, module: ModuleOp, mode: str, max_streams: in
     for op, label in orig.labels.items():
         if op in sid:
             label_streams.setdefault(label.label.data, set()).add(sid[op])
-            if mode == "labels" or not label.inner_parallel.data:
+            if not label.inner_parallel.data:
                 serial.setdefault(label.label.data, set()).add(sid[op])
     for name, streams in serial.items():
         assert len(streams) == 1, f'label "{name}" is spread over streams {sorted(streams)}'
+    for name, streams in label_streams.items():
+        assert len(streams) <= max_streams, f'label "{name}" has {len(streams)} sub-streams'
     owner: dict[int, str] = {}
     for name, streams in label_streams.items():
         for s in streams:
