@@ -332,9 +332,14 @@ def simulate_ranks(
         found = rank_programs(program)
         programs = [p for p, _ in found]
         split = {str(k): int(v) for k, v in found[0][1].get("split", {}).items()}
+        parts = [
+            (int(info.get("part", r)), int(info.get("parts", len(found))))
+            for r, (_, info) in enumerate(found)
+        ]
     else:
         programs = list(program)
         split = dict(splits or {})
+        parts = None
     if isinstance(topology, Topology):
         topo = topology
     else:
@@ -348,6 +353,7 @@ def simulate_ranks(
         timing_only=timing_only,
         check=check,
         seed=seed,
+        parts=parts,
     )
 
 

@@ -19,6 +19,13 @@ Modes (`mode=labels|auto|single`, default labels, like GE's classic allocator):
   does not move them), so that communication overlaps the compute of the other streams.
 - `single`: everything on stream 0; a stream label is an error (GE's E10055).
 
+`comm-streams=2` (default 1; GE runs 1 compute and 1-2 comm streams) spreads the unlabelled
+collectives (every `ge.hcom_*` op) over two comm streams: the k-th collective of a group goes
+to comm stream k mod 2, a rule every member rank of the group applies alike, so members
+reach the collectives of each comm stream in the same order.  The device has one comm engine
+either way: a second comm stream adds no bandwidth, it removes head-of-line blocking (a
+collective whose inputs are late no longer holds up a ready one behind it on its stream).
+
 In labels and auto mode GE's "ineffective multi-stream" rule follows: an unlabelled op whose
 producers and users all sit on one other stream, with nothing between them there, moves
 onto that stream (never onto a label stream, and onto the comm stream only if it is a
@@ -89,8 +96,6 @@ Mode = Literal["labels", "auto", "single"]
 
 ENTRY = -1
 """The virtual op at the start of stream 0 that produces the function arguments."""
-
-_COLLECTIVES = (ge.HcomAllReduceOp, ge.HcomAllGatherOp)
 
 
 # ----------------------------------------------------------------------------------------
@@ -168,7 +173,7 @@ def _kind(op: Operation) -> int:
             kind = _CONST
         elif isinstance(op, func.ReturnOp):
             kind = _RETURN
-        elif isinstance(op, _COLLECTIVES):
+        elif op.name.startswith("ge.hcom_"):  # every collective, send and receive
             kind = _COLLECTIVE
         elif isinstance(op, stream.RecordOp | stream.WaitOp):
             kind = _STREAM_OP
@@ -363,9 +368,11 @@ def _label(op: Operation) -> stream.LabelAttr | None:
     return label if label is not None and isinstance(label, stream.LabelAttr) else None
 
 
-def _assign(graph: _Graph, mode: Mode, max_streams: int) -> tuple[list[int], list[tuple]]:
+def _assign(
+    graph: _Graph, mode: Mode, max_streams: int, comm_streams: int = 1
+) -> tuple[list[int], list[tuple]]:
     """The stream key of each op, and the table of keys: key k stands for the stream
-    `table[k]`, one of ("auto", k), ("label", name, k) and ("comm",); key 0 is ("auto", 0),
+    `table[k]`, one of ("auto", k), ("label", name, k) and ("comm", k); key 0 is ("auto", 0),
     the main stream.  Keys are small ints (numbered by first use), so the phases that follow
     compare and index them rather than hash tuples: one list of ints, whose objects Python
     shares, rather than a tuple per op."""
@@ -374,7 +381,7 @@ def _assign(graph: _Graph, mode: Mode, max_streams: int) -> tuple[list[int], lis
     if mode == "single":
         _check_unlabelled(graph)
         return keys, table.streams
-    groups = _place_fixed(graph, mode, keys, table)
+    groups = _place_fixed(graph, mode, keys, table, comm_streams)
     if groups:
         _spread(graph, groups, max_streams, keys, table)
     return keys, table.streams
@@ -409,17 +416,25 @@ def _check_unlabelled(graph: _Graph) -> None:
 
 
 def _place_fixed(
-    graph: _Graph, mode: Mode, keys: list[int], table: _StreamTable
+    graph: _Graph, mode: Mode, keys: list[int], table: _StreamTable, comm_streams: int = 1
 ) -> dict[tuple, list[int]]:
     """Puts labelled ops on their label's stream and unlabelled collectives on the comm
-    stream (in `keys`); returns the groups of ops left to spread over automatic streams:
-    the ops of each `inner_parallel` label, and (mode auto) the unlabelled ones."""
+    streams (in `keys`); returns the groups of ops left to spread over automatic streams:
+    the ops of each `inner_parallel` label, and (mode auto) the unlabelled ones.
+
+    The k-th unlabelled collective of a group goes to comm stream k mod `comm_streams`:
+    the simulator (and HCCL) match the k-th collective of a group on every member rank, so
+    each member puts a collective on the same comm stream, and the collectives of one comm
+    stream come in the same order on every member.  A graph with a `ge.hcom_send` keeps one
+    comm stream: a send has no result a `stream.record` could publish."""
     groups: dict[tuple, list[int]] = {}
     label_keys: dict[str, int] = {}  # one key per label, shared by its ops
     auto: list[int] = []
-    comm = -1
+    seen: dict[str, int] = {}  # group -> its unlabelled collectives so far
     labels = graph.labels
     collectives = graph.collectives
+    if any(not graph.ops[u].results for u in collectives):
+        comm_streams = 1  # a send has no result to record an event on: one comm stream
     for u, name in enumerate(graph.label_names):
         if name is not None:
             label = labels[u]
@@ -431,9 +446,11 @@ def _place_fixed(
                     key = label_keys[name] = table.key(("label", name, 0))
                 keys[u] = key
         elif u in collectives:
-            if comm < 0:
-                comm = table.key(("comm",))
-            keys[u] = comm
+            group = graph.ops[u].properties.get("group")
+            name = group.data if isinstance(group, builtin.StringAttr) else ""
+            k = seen.get(name, 0)
+            seen[name] = k + 1
+            keys[u] = table.key(("comm", k % comm_streams))
         elif mode == "auto":
             if not auto:
                 groups[("auto",)] = auto
@@ -977,12 +994,18 @@ class AssignStreamsPass(ModulePass):
     mode: Mode = "labels"
     max_streams: int = 8
     report: bool = False
+    comm_streams: int = 1
 
     def __post_init__(self) -> None:
         check_literal_options(self)  # xDSL's pipeline parser checks them too, less clearly
         if self.max_streams < 1:
             raise OptionError(
                 f"assign-streams: max-streams must be at least 1, got {self.max_streams}"
+            )
+        if self.comm_streams not in (1, 2):
+            raise OptionError(
+                f"assign-streams: comm-streams must be 1 or 2 (GE's 1 compute + 1-2 comm "
+                f"streams), got {self.comm_streams}"
             )
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
@@ -1021,7 +1044,7 @@ class AssignStreamsPass(ModulePass):
             raise op_error(
                 graph.assigned, "is already assigned to a stream: run --assign-streams once"
             )
-        keys, table = _assign(graph, self.mode, self.max_streams)
+        keys, table = _assign(graph, self.mode, self.max_streams, self.comm_streams)
         if self.mode != "single":
             _remove_ineffective_multi_stream(
                 graph, keys, table, move_collectives=self.mode == "labels"

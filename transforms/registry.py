@@ -107,6 +107,18 @@ def _shard() -> type[ModulePass]:
     return ShardPass
 
 
+def _schedule() -> type[ModulePass]:
+    from transforms.schedule import SchedulePass
+
+    return SchedulePass
+
+
+def _overlap() -> type[ModulePass]:
+    from transforms.overlap import OverlapPass
+
+    return OverlapPass
+
+
 def _apply_pdl() -> type[ModulePass]:
     from transforms.apply_pdl import ApplyPDLFilePass
 
@@ -126,6 +138,8 @@ BUILTIN: Mapping[str, PassFactory] = {
     "lower-to-device": _lower_to_device,
     "plan-memory": _plan_memory,
     "shard": _shard,
+    "overlap": _overlap,
+    "schedule": _schedule,
     "apply-pdl": _apply_pdl,
 }
 """The built-in passes, in the order `get_all_passes` (and ge-opt's help) lists them."""
@@ -298,6 +312,11 @@ OPTION_HELP: dict[str, dict[str, str]] = {
         "streams and the comm stream do not count); labels and auto mode: the most "
         "sub-streams of each label with inner_parallel = true",
         "report": "print a GE-style allocation summary of each function on stderr",
+        "comm-streams": "the comm streams (1 or 2) unlabelled collectives spread over: the "
+        "k-th collective of a group goes to comm stream k mod comm-streams",
+    },
+    "overlap": {
+        "chunks": "the row pieces each matmul feeding an all-reduce is cut into (at least 2)",
     },
 }
 """Help of pass options, by pass and option name, for passes whose fields carry none (an

@@ -805,6 +805,76 @@ class GraphBuilder:
         shape[0] *= rank_size
         return self._emit(ge.HcomAllGatherOp(x.value, group, rank_size, _like(x.type, shape)), name)
 
+    def hcom_reduce_scatter(
+        self,
+        x: Tensor,
+        reduction: str = "sum",
+        group: str = "hccl_world_group",
+        rank_size: int = 1,
+        name: str | None = None,
+    ) -> Tensor:
+        shape = list(x.shape)
+        if shape and shape[0] % rank_size == 0:
+            shape[0] //= rank_size
+        t = _like(x.type, shape)
+        return self._emit(ge.HcomReduceScatterOp(x.value, reduction, group, rank_size, t), name)
+
+    def hcom_all_to_all(
+        self,
+        x: Tensor,
+        split_dim: int = 0,
+        concat_dim: int = 0,
+        group: str = "hccl_world_group",
+        rank_size: int = 1,
+        send_counts: Sequence[int] | None = None,
+        recv_counts: Sequence[int] | None = None,
+        name: str | None = None,
+    ) -> Tensor:
+        shape = list(x.shape)
+        if recv_counts is not None and 0 <= concat_dim < len(shape):
+            shape[concat_dim] = sum(recv_counts)
+        elif 0 <= split_dim < len(shape) and 0 <= concat_dim < len(shape):
+            shape[split_dim] //= max(rank_size, 1)
+            shape[concat_dim] *= rank_size
+        op = ge.HcomAllToAllOp(
+            x.value, split_dim, concat_dim, group, rank_size, _like(x.type, shape),
+            send_counts, recv_counts,
+        )  # fmt: skip
+        return self._emit(op, name)
+
+    def hcom_broadcast(
+        self,
+        x: Tensor,
+        root: int = 0,
+        group: str = "hccl_world_group",
+        rank_size: int = 1,
+        name: str | None = None,
+    ) -> Tensor:
+        return self._emit(ge.HcomBroadcastOp(x.value, root, group, rank_size), name)
+
+    def hcom_send(
+        self,
+        x: Tensor,
+        dest_rank: int,
+        group: str = "hccl_world_group",
+        rank_size: int = 1,
+        sr_tag: int = 0,
+    ) -> None:
+        self._insert(ge.HcomSendOp(x.value, dest_rank, group, rank_size, sr_tag), None)
+
+    def hcom_receive(
+        self,
+        shape: Sequence[int],
+        dtype: str | np.dtype | type | Attribute,
+        src_rank: int,
+        group: str = "hccl_world_group",
+        rank_size: int = 1,
+        sr_tag: int = 0,
+        name: str | None = None,
+    ) -> Tensor:
+        t = TensorType(element_type(dtype), _dims(shape, "hcom_receive"))
+        return self._emit(ge.HcomReceiveOp(t, src_rank, group, rank_size, sr_tag), name)
+
     # ---- building -------------------------------------------------------------------------------
 
     def build(

@@ -235,6 +235,8 @@ def op_cost(op: Operation) -> OpCost:
         return NO_COST
     bytes_in = sum(nbytes(v.type) for v in op.operands)
     bytes_out = sum(nbytes(r.type) for r in op.results)
+    if isinstance(op, ge.HcomSendOp | ge.HcomReceiveOp):  # a send has no result
+        return OpCost(0, bytes_in, bytes_out, "comm", 1)
     out = op.results[0].type
     assert isinstance(out, TensorType)
     if (own := _OWN_COST.get(type(op))) is not None:
@@ -253,7 +255,10 @@ def op_cost(op: Operation) -> OpCost:
     if isinstance(op, ge.HcomAllReduceOp):
         flops = (op.rank_size.value.data - 1) * _elements(out)
         return OpCost(flops, bytes_in, bytes_out, "comm", 1)
-    if isinstance(op, ge.HcomAllGatherOp):
+    if isinstance(op, ge.HcomReduceScatterOp):
+        flops = (op.rank_size.value.data - 1) * _elements(op.input.type)
+        return OpCost(flops, bytes_in, bytes_out, "comm", 1)
+    if isinstance(op, ge.HcomAllGatherOp | ge.HcomAllToAllOp | ge.HcomBroadcastOp):
         return OpCost(0, bytes_in, bytes_out, "comm", 1)
     if isinstance(op, _MOVES):
         return OpCost(0, bytes_in, bytes_out, "vector", _vector_blocks(op))

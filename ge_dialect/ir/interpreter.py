@@ -54,6 +54,16 @@ def _operands(op: Operation, args: tuple[Any, ...]) -> list[np.ndarray]:
     return [_logical(v, a) for v, a in zip(op.operands, args, strict=True)]
 
 
+def _identical_ranks(x: np.ndarray, ranks: int, reduction: ge.Reduction) -> np.ndarray:
+    """The reduction of `ranks` copies of x (one device computes as rank 0 of them)."""
+    if reduction == ge.Reduction.SUM:
+        return _wide(x).astype(np.int64 if x.dtype.kind != "f" else np.float64) * ranks
+    if reduction == ge.Reduction.PROD:
+        # float64 keeps the sign and the magnitude, so integer products saturate.
+        return x.astype(np.float64) ** ranks
+    return x
+
+
 def _wide(a: np.ndarray) -> np.ndarray:
     """float64 for floats, int32 for small integers: exact enough to round once."""
     return a.astype(np.float64) if a.dtype.kind == "f" else a.astype(np.int32)
@@ -763,21 +773,52 @@ class GeFunctions(InterpreterFunctions):
     @impl(ge.HcomAllReduceOp)
     def run_all_reduce(self, interp: Interpreter, op: ge.HcomAllReduceOp, args: tuple[Any, ...]):
         (x,) = _operands(op, args)
-        ranks = op.rank_size.value.data
-        reduction = op.reduction.data
-        if reduction == ge.Reduction.SUM:
-            out = _wide(x).astype(np.int64 if x.dtype.kind != "f" else np.float64) * ranks
-        elif reduction == ge.Reduction.PROD:
-            # float64 keeps the sign and the magnitude, so integer products saturate.
-            out = x.astype(np.float64) ** ranks
-        else:
-            out = x
-        return (_result(op, out),)
+        return (_result(op, _identical_ranks(x, op.rank_size.value.data, op.reduction.data)),)
 
     @impl(ge.HcomAllGatherOp)
     def run_all_gather(self, interp: Interpreter, op: ge.HcomAllGatherOp, args: tuple[Any, ...]):
         (x,) = _operands(op, args)
         return (_result(op, np.concatenate([x] * op.rank_size.value.data, axis=0)),)
+
+    @impl(ge.HcomReduceScatterOp)
+    def run_reduce_scatter(
+        self, interp: Interpreter, op: ge.HcomReduceScatterOp, args: tuple[Any, ...]
+    ):
+        # Identical ranks: rank 0 keeps block 0 of the all-reduce.
+        (x,) = _operands(op, args)
+        ranks = op.rank_size.value.data
+        block = x[: x.shape[0] // ranks]
+        return (_result(op, _identical_ranks(block, ranks, op.reduction.data)),)
+
+    @impl(ge.HcomAllToAllOp)
+    def run_all_to_all(self, interp: Interpreter, op: ge.HcomAllToAllOp, args: tuple[Any, ...]):
+        # Identical ranks: group rank j sends rank 0 its piece 0, rank_size times.
+        (x,) = _operands(op, args)
+        send, recv = op.counts()
+        if any(r != send[0] for r in recv):
+            raise ValueError(
+                f"ge.hcom_all_to_all on one device: every rank sends {send[0]} rows to rank 0, "
+                f"but recv_counts are {recv}"
+            )
+        piece = np.take(x, range(send[0]), axis=op.split_dim.value.data)
+        out = np.concatenate([piece] * op.rank_size.value.data, axis=op.concat_dim.value.data)
+        return (_result(op, out),)
+
+    @impl(ge.HcomBroadcastOp)
+    def run_broadcast(self, interp: Interpreter, op: ge.HcomBroadcastOp, args: tuple[Any, ...]):
+        (x,) = _operands(op, args)
+        return (_result(op, x),)
+
+    @impl(ge.HcomSendOp)
+    def run_send(self, interp: Interpreter, op: ge.HcomSendOp, args: tuple[Any, ...]):
+        return ()
+
+    @impl(ge.HcomReceiveOp)
+    def run_receive(self, interp: Interpreter, op: ge.HcomReceiveOp, args: tuple[Any, ...]):
+        # One device has no sender: zeros (a multi-rank run matches every receive).
+        t = op.output.type
+        assert isinstance(t, TensorType)
+        return (_result(op, np.zeros(t.get_shape(), dtype=np.float64)),)
 
 
 @register_impls

@@ -18,7 +18,10 @@ maths of `ge_dialect.utils.layout`); outputs are read back as logical arrays.
 **Ranks.** `execute_ranks` runs rank programs together: each rank runs up to its next
 collective, and a collective runs once all its members reached it, computing what the real
 one would on the members' buffers (an all-reduce reduces them, an all-gather concatenates
-them in rank order), so all ranks see their collectives in one consistent order.
+them in rank order, a reduce-scatter leaves block i of the reduction on member i, an
+all-to-all exchanges pieces, a broadcast copies the root's, a send and its receive are a
+pair that copies the sender's buffer to the receiver: both wait for each other), so all
+ranks see their collectives in one consistent order.
 """
 
 from __future__ import annotations
@@ -184,6 +187,62 @@ def collective_result(
     return store(np.array(result), out)
 
 
+def collective_results(tasks: list[Task], values: list[np.ndarray]) -> list[np.ndarray | None]:
+    """What each member of one collective holds after it, from its members' tasks (group
+    rank order) and their stored inputs (a receive has none): reduce-scatter's member i
+    keeps block i of the reduction, all-to-all's member i joins piece i of every member's
+    input (cut at its `send_counts`), broadcast copies the root's, a send/receive pair
+    moves the sender's buffer to the receiver (None: nothing written, the send)."""
+    lead = tasks[0]
+    kernel = lead.kernel
+    if kernel in ("hcom_send", "hcom_receive"):
+        (sent,) = values
+        return [
+            None if t.kernel == "hcom_send" else store(np.array(sent), t.out_types[0])
+            for t in tasks
+        ]
+    if kernel == "hcom_broadcast":
+        root = values[int(lead.attrs.get("root", 0))]
+        return [store(np.array(root), t.out_types[0]) for t in tasks]
+    if kernel == "hcom_reduce_scatter":
+        whole = collective_result("hcom_all_reduce", values, lead.attrs, _whole(lead))
+        blocks = np.array_split(whole, len(tasks), axis=0)
+        return [store(b, t.out_types[0]) for b, t in zip(blocks, tasks, strict=True)]
+    if kernel == "hcom_all_to_all":
+        return [_all_to_all(i, tasks, values) for i in range(len(tasks))]
+    return [collective_result(kernel, values, lead.attrs, t.out_types[0]) for t in tasks]
+
+
+def _whole(task: Task) -> Operand:
+    """The operand a reduce-scatter's whole reduction is stored as (its input's type)."""
+    return task.in_types[0]
+
+
+def _cuts(task: Task, value: np.ndarray, ranks: int) -> list[np.ndarray]:
+    split = int(task.attrs.get("split_dim", 0))
+    counts = task.attrs.get("send_counts")
+    if counts is None:
+        return np.split(value, ranks, axis=split)
+    bounds = np.cumsum([int(c) for c in counts])[:-1]
+    return np.split(value, bounds, axis=split)
+
+
+def _all_to_all(i: int, tasks: list[Task], values: list[np.ndarray]) -> np.ndarray:
+    """Member i's result: piece i of every member's input, joined in group-rank order."""
+    me = tasks[i]
+    pieces = [_cuts(t, v, len(tasks))[i] for t, v in zip(tasks, values, strict=True)]
+    recv = me.attrs.get("recv_counts")
+    concat = int(me.attrs.get("concat_dim", 0))
+    if recv is not None:
+        for j, (piece, want) in enumerate(zip(pieces, recv, strict=True)):
+            if piece.shape[concat] != int(want):
+                raise ValueError(
+                    f"group rank {i} expects {int(want)} from group rank {j}, which sends "
+                    f"{piece.shape[concat]} (send_counts and recv_counts disagree)"
+                )
+    return store(np.concatenate(pieces, axis=concat), me.out_types[0])
+
+
 def execute_ranks(
     programs: Sequence[Program],
     inputs: Sequence[Mapping[str, np.ndarray]],
@@ -192,7 +251,7 @@ def execute_ranks(
 ) -> list[dict[str, np.ndarray]]:
     """Runs rank programs together: `programs[r]` on `inputs[r]` in `orders[r]`; each of
     `collectives` maps its member ranks to their task.  Each rank runs its tasks up to its
-    next collective; a collective runs once every member has reached it (`collective_result`
+    next collective; a collective runs once every member has reached it (`collective_results`
     on their buffers, written to each member's output), so every rank sees the collectives
     in one order.  Returns each rank's logical outputs; a collective no ordering lets every
     member reach is a `SimulationError`."""
@@ -217,14 +276,19 @@ def execute_ranks(
                 ):
                     break
                 members = sorted(c.items())
-                lead = programs[r].tasks[index]
-                values = [arrays[q][programs[q].tasks[t].inputs[0]] for q, t in members]
+                tasks = [programs[q].tasks[t] for q, t in members]
+                values = [
+                    arrays[q][task.inputs[0]]
+                    for (q, _), task in zip(members, tasks, strict=True)
+                    if task.inputs
+                ]
                 try:
-                    result = collective_result(lead.kernel, values, lead.attrs, lead.out_types[0])
+                    results = collective_results(tasks, values)
                 except (ValueError, TypeError) as e:
-                    raise kernel_error(lead, e) from None
-                for q, t in members:
-                    arrays[q][programs[q].tasks[t].outputs[0]][...] = result
+                    raise kernel_error(programs[r].tasks[index], e) from None
+                for (q, _), task, result in zip(members, tasks, results, strict=True):
+                    if result is not None:
+                        arrays[q][task.outputs[0]][...] = result
                     position[q] += 1
                 moved = True
         if all(position[r] == len(orders[r]) for r in range(len(programs))):

@@ -95,7 +95,15 @@ from ge_dialect.utils.scope_attrs import core_limits
 from ge_dialect.utils.task_order import COPY, LAUNCH
 
 CUBE_KERNELS = ("conv2d", "fused_conv2d", "matmul", "grouped_matmul")
-COMM_KERNELS = ("hcom_all_reduce", "hcom_all_gather")
+COMM_KERNELS = (
+    "hcom_all_reduce",
+    "hcom_all_gather",
+    "hcom_reduce_scatter",
+    "hcom_all_to_all",
+    "hcom_broadcast",
+    "hcom_send",
+    "hcom_receive",
+)
 _ACC = 4  # bytes of an L0C accumulator (fp32)
 
 

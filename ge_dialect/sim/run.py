@@ -1,8 +1,9 @@
 """The whole run of a simulation, written once: for one program (`run_program`) and for
 several ranks together (`run_ranks`).
 
-A run is: the device's memory checked (`check_capacity`: every buffer must fit in the
-profile's HBM, before anything is allocated), the inputs (checked, or seeded random ones),
+A run is: the device's memory checked (`check_capacity`: the peak (arguments, weights,
+the planned workspace) must fit in the profile's HBM, before anything is allocated; every
+rank of a multi-rank run), the inputs (checked, or seeded random ones),
 the kernels' times on the device profile, the timeline (the discrete-event clock), the start
 order it implies, the report (makespan against its lower bound), the race checker's
 findings, and the numbers (the kernels in that start order), unless only the timing is
@@ -11,7 +12,7 @@ wanted.  `ge_dialect.api` reads the program and the profile and calls these; the
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +22,7 @@ from ge_dialect.sim.checker import check as check_races
 from ge_dialect.sim.executor import execute, execute_ranks
 from ge_dialect.sim.order import Finding
 from ge_dialect.sim.profile import DeviceProfile
-from ge_dialect.sim.program import Buffer, Program
+from ge_dialect.sim.program import ALLOC, INPUT, OUTPUT, VIEW, WEIGHT, Buffer, Program
 from ge_dialect.sim.report import Report, make_ranks_report, make_report
 from ge_dialect.sim.timeline import Timeline
 from ge_dialect.sim.timing import (
@@ -127,32 +128,106 @@ LARGEST = 3
 """How many of the largest buffers a capacity error names."""
 
 
-def check_capacity(program: Program, device: DeviceProfile) -> None:
-    """Refuses `program` when its buffers need more bytes than `device`'s HBM
-    (`memory.hbm_size`): one `GeError` naming the total, the capacity and the largest
-    buffers, located at the largest.  Every root buffer counts (inputs, outputs,
-    allocations, weights; a view uses its root's bytes)."""
+def check_capacity(program: Program, device: DeviceProfile, rank: int | None = None) -> None:
+    """Refuses `program` when its peak memory exceeds `device`'s HBM (`memory.hbm_size`).
+
+    The peak is every root buffer's bytes (the simulator reserves them all at once): the
+    arguments, the weights, and the allocations (after `plan-memory`, one workspace of the
+    planned peak; communication buffers are among them).  One `GeError` names the peak,
+    the capacity and the largest buffers live at the point of the task list where the most
+    activation bytes are live (each with the op that makes it), located at the task live
+    there (else at the largest buffer); `rank` (a multi-rank run) is named too."""
     roots = [b for b in program.buffers if b.root == b.index]
     total = sum(b.nbytes for b in roots)
     if total <= device.hbm_bytes:
         return
-    largest = sorted(roots, key=lambda b: (-b.nbytes, b.index))[:LARGEST]
-    listed = ", ".join(f"{_describe(b)} ({byte_text(b.nbytes)})" for b in largest)
-    message = (
-        f"the program's buffers need {byte_text(total)} ({total} bytes), more than the "
-        f"{byte_text(device.hbm_bytes)} ({device.hbm_bytes} bytes) of HBM of '{device.name}' "
-        f"(the profile's memory.hbm_size); the largest: {listed}"
+    at, live = _live_at_peak(program)
+    always = [b for b in roots if b.kind in (INPUT, OUTPUT, WEIGHT)]
+    largest = sorted(always + live, key=lambda b: (-b.nbytes, b.index))[:LARGEST]
+    maker = _makers(program)
+    listed = ", ".join(
+        f"{_name(b)} ({byte_text(b.nbytes)}{maker.get(b.index, '')})" for b in largest
     )
-    where = largest[0].location
+    weights = sum(b.nbytes for b in roots if b.kind == WEIGHT)
+    args = sum(b.nbytes for b in roots if b.kind in (INPUT, OUTPUT))
+    who = f"rank {rank}: " if rank is not None else ""
+    task = program.tasks[at] if at is not None else None
+    where_live = f" (at {task.describe()})" if task is not None else ""
+    message = (
+        f"{who}the program's peak memory is {byte_text(total)} ({total} bytes: weights "
+        f"{weights}, arguments {args}, workspace and other allocations "
+        f"{total - weights - args}), more than the {byte_text(device.hbm_bytes)} "
+        f"({device.hbm_bytes} bytes) of HBM of '{device.name}' (the profile's "
+        f"memory.hbm_size); the largest live at the peak{where_live}: {listed}"
+    )
+    where = task.location if task is not None and task.location else largest[0].location
     raise GeError(f"{where}: error: {message}" if where else f"error: {message}")
 
 
-def _describe(buffer: Buffer) -> str:
-    """A buffer for messages: `input "x"`, `output "y"`, `alloc %big at f.mlir:4:5`."""
+def _piece_of(program: Program) -> dict[int, int]:
+    """Buffer index -> the activation buffer its bytes belong to: in a planned program
+    (`plan-memory`'s workspace) the planned buffer, a view of the workspace (a view of a
+    view counts for the one it views); otherwise the allocation."""
+    buffers = program.buffers
+    piece: dict[int, int] = {}
+    for b in buffers:
+        if buffers[b.root].kind != ALLOC:
+            continue
+        if not program.memory:
+            piece[b.index] = b.root
+            continue
+        top = b
+        while top.source is not None and buffers[top.source].kind == VIEW:
+            top = buffers[top.source]
+        piece[b.index] = top.index
+    return piece
+
+
+def _live_at_peak(program: Program) -> tuple[int | None, list[Buffer]]:
+    """The task (issue index) where the most activation bytes are live (each from the
+    first to the last task accessing it, in issue order; the earliest such task) and the
+    activation buffers live there."""
+    piece = _piece_of(program)
+    first: dict[int, int] = {}
+    last: dict[int, int] = {}
+    for t in program.tasks:
+        for i in (*t.inputs, *t.outputs):
+            if (b := piece.get(i)) is not None:
+                first.setdefault(b, t.index)
+                last[b] = t.index
+    if not first:
+        return None, []
+    delta = [0] * (len(program.tasks) + 1)
+    for b, start in first.items():
+        delta[start] += program.buffers[b].nbytes
+        delta[last[b] + 1] -= program.buffers[b].nbytes
+    best, best_at, running = -1, 0, 0
+    for i in range(len(program.tasks)):
+        running += delta[i]
+        if running > best:
+            best, best_at = running, i
+    live = sorted(b for b in first if first[b] <= best_at <= last[b])
+    return best_at, [program.buffers[b] for b in live]
+
+
+def _makers(program: Program) -> dict[int, str]:
+    """Buffer index -> `, made by 'kernel' at file:line:col`: the first launch writing it
+    (or a view of it that counts for it); weights and inputs: none."""
+    piece = _piece_of(program)
+    made: dict[int, str] = {}
+    for t in program.tasks:
+        for i in t.outputs:
+            b = piece.get(i, i)
+            if b not in made and t.kernel:
+                made[b] = f", made by '{t.kernel}' at {t.location}"
+    return made
+
+
+def _name(buffer: Buffer) -> str:
+    """A buffer's short name for messages: `input "x"`, `alloc %big`, `view %3`."""
     if buffer.name:
         return f'{buffer.kind} "{buffer.name}"'
-    what = f"{buffer.kind} {buffer.label}" if buffer.label else str(buffer.kind)
-    return f"{what} at {buffer.location}" if buffer.location else what
+    return f"{buffer.kind} {buffer.label}" if buffer.label else f"{buffer.kind} {buffer.index}"
 
 
 def byte_text(n: int) -> str:
@@ -194,27 +269,31 @@ def run_ranks(
     timing_only: bool = False,
     check: bool = True,
     seed: int = 0,
+    parts: Sequence[tuple[int, int]] | None = None,
 ) -> RanksResult:
     """Rank programs together on `topology`, all in one event loop; collectives meet across
     ranks at HCCL's cost and compute what the real ones would.  `inputs` are the whole
     model's (None: seeded random ones); rank r gets its slice of each input of `splits`
-    (input name -> the dim split over ranks), the whole of the others."""
-    for p in programs:
-        check_capacity(p, device)
+    (input name -> the dim split over ranks), the whole of the others; `parts` gives per
+    rank (index, count) of its slice when it is not (r, ranks) (data parallel composed
+    with tensor parallel: the ranks of one tensor-parallel group share a slice)."""
+    for r, p in enumerate(programs):
+        check_capacity(p, device, r)
     n = len(programs)
+    part = list(parts) if parts is not None else [(r, n) for r in range(n)]
     shapes = {}
     for name, (shape, dtype) in input_shapes(programs[0]).items():
         whole = list(shape)
         if name in splits:
-            whole[splits[name]] *= n
+            whole[splits[name]] *= part[0][1]
         shapes[name] = (tuple(whole), dtype)
     values = random_inputs(shapes, seed) if inputs is None else checked_inputs(shapes, inputs)
     per_rank = [
         {
-            name: np.split(v, n, axis=splits[name])[r] if name in splits else v
+            name: np.split(v, count, axis=splits[name])[index] if name in splits else v
             for name, v in values.items()
         }
-        for r in range(n)
+        for index, count in part
     ]
     collectives = match_collectives(programs, topology)
     times = rank_kernel_times(programs, device, collectives)
@@ -237,8 +316,11 @@ def run_ranks(
             SimResult(outputs[r], per_rank[r], p, orders[r], timelines[r], report, findings)
         )
     report = make_ranks_report(timelines, bounds, device, times, collectives, topology.name)
+    # the model's outputs: rank 0's, or with pipeline stages the first rank holding outputs
+    # (the last stage's)
+    main = next((r for r, p in enumerate(programs) if p.outputs), 0)
     return RanksResult(
-        outputs[0],
+        outputs[main],
         values,
         programs[0],
         orders[0],

@@ -318,10 +318,14 @@ class Collective:
 
 def match_collectives(programs: list[Program], topology: Topology) -> list[Collective]:
     """The collectives of the rank programs (`programs[r]` runs on rank `r`): a group's
-    members are the ranks whose programs hold a collective of that group, and the k-th
-    collective of a group on one member meets the k-th on every other.  A group whose
-    member count differs from its `rank_size`, members disagreeing on a collective's kernel
-    or size, or more ranks than the topology has, are `GeError`s."""
+    members are the ranks whose programs hold a collective of that group (a send or a
+    receive counts), and the k-th collective of a group on one member meets the k-th on
+    every other.  Sends and receives pair apart: the k-th send from group rank a to b with
+    a tag meets the k-th receive at b from a with that tag, as one 2-member collective
+    (kind "send").  A group whose member count differs from its `rank_size`, members
+    disagreeing on a collective's kernel, size, reduction or root, all-to-all counts that
+    do not agree between sender and receiver, a send or receive with no partner (a
+    deadlock naming the ranks), or more ranks than the topology has, are `GeError`s."""
     if len(programs) > topology.ranks:
         raise GeError(
             f"error: {len(programs)} ranks do not fit topology '{topology.name}' "
@@ -336,7 +340,6 @@ def match_collectives(programs: list[Program], topology: Topology) -> list[Colle
     collectives: list[Collective] = []
     for group in sorted(per_group):
         members = per_group[group]
-        counts = {len(tasks) for tasks in members.values()}
         first = members[min(members)][0]
         size = int(first.attrs.get("rank_size", 1))
         if size != len(members):
@@ -345,38 +348,146 @@ def match_collectives(programs: list[Program], topology: Topology) -> list[Colle
                 f"but {len(members)} of the {len(programs)} ranks hold it "
                 f"(ranks {', '.join(map(str, sorted(members)))})"
             )
-        if len(counts) != 1:
-            raise GeError(
-                f"{first.location}: error: the ranks of group '{group}' hold different "
-                "numbers of collectives ("
-                + ", ".join(f"rank {r}: {len(t)}" for r, t in sorted(members.items()))
-                + ")"
+        group_ranks = sorted(members)
+        collective_tasks = {
+            r: [t for t in tasks if t.kernel not in P2P_KERNELS] for r, tasks in members.items()
+        }
+        collectives += _match_group(group, collective_tasks, topology)
+        collectives += _match_p2p(group, group_ranks, members, topology)
+    return collectives
+
+
+P2P_KERNELS = ("hcom_send", "hcom_receive")
+
+
+def _collective_bytes(task: Task) -> int:
+    """What HCCL's formula counts: an all-gather's output, else the input buffer."""
+    return task.cost.bytes_out if task.kernel == "hcom_all_gather" else task.cost.bytes_in
+
+
+def _match_group(
+    group: str, members: dict[int, list[Task]], topology: Topology
+) -> list[Collective]:
+    counts = {len(tasks) for tasks in members.values()}
+    if counts == {0}:
+        return []
+    if len(counts) != 1 or any(not t for t in members.values()):
+        first = next(t[0] for _, t in sorted(members.items()) if t)
+        raise GeError(
+            f"{first.location}: error: the ranks of group '{group}' hold different "
+            "numbers of collectives ("
+            + ", ".join(f"rank {r}: {len(t)}" for r, t in sorted(members.items()))
+            + ")"
+        )
+    out = []
+    for seq in range(counts.pop()):
+        tasks = {rank: members[rank][seq] for rank in sorted(members)}
+        lead = tasks[min(tasks)]
+        uneven = lead.kernel == "hcom_all_to_all"
+        for rank, task in tasks.items():
+            same = task.kernel == lead.kernel and (
+                uneven or task.cost.bytes_in == lead.cost.bytes_in
             )
-        for seq in range(counts.pop()):
-            tasks = {rank: members[rank][seq] for rank in sorted(members)}
-            lead = tasks[min(tasks)]
-            for rank, task in tasks.items():
-                if task.kernel != lead.kernel or task.cost.bytes_in != lead.cost.bytes_in:
-                    raise GeError(
-                        f"{task.location}: error: collective {seq} of group '{group}' differs "
-                        f"between rank {min(tasks)} ({lead.kernel}, {lead.cost.bytes_in} bytes) "
-                        f"and rank {rank} ({task.kernel}, {task.cost.bytes_in} bytes)"
-                    )
-            nbytes = lead.cost.bytes_in if lead.kernel == "hcom_all_reduce" else lead.cost.bytes_out
-            kind = lead.kernel.removeprefix("hcom_")
-            cost = topology.collective(kind, nbytes, sorted(tasks))
-            collectives.append(
+            for key in ("reduction", "root", "split_dim", "concat_dim"):
+                same = same and str(task.attrs.get(key)) == str(lead.attrs.get(key))
+            if not same:
+                raise GeError(
+                    f"{task.location}: error: collective {seq} of group '{group}' differs "
+                    f"between rank {min(tasks)} ({_describe(lead)}) and rank {rank} "
+                    f"({_describe(task)})"
+                )
+        if uneven:
+            _check_counts(group, seq, [tasks[r] for r in sorted(tasks)])
+        nbytes = max(_collective_bytes(t) for t in tasks.values())
+        kind = lead.kernel.removeprefix("hcom_")
+        cost = topology.collective(kind, nbytes, sorted(tasks))
+        index = {r: t.index for r, t in tasks.items()}
+        out.append(Collective(group, seq, lead.kernel, index, nbytes, cost, lead.location))
+    return out
+
+
+def _describe(task: Task) -> str:
+    extra = [f"{k} {task.attrs[k]}" for k in ("reduction", "root") if k in task.attrs]
+    return ", ".join([task.kernel, f"{task.cost.bytes_in} bytes", *extra])
+
+
+def _check_counts(group: str, seq: int, tasks: list[Task]) -> None:
+    """Uneven all-to-all: what group rank i sends j is what j expects from i."""
+    if all("send_counts" not in t.attrs for t in tasks):
+        return
+    p = len(tasks)
+    for i, sender in enumerate(tasks):
+        send = sender.attrs.get("send_counts")
+        for j, receiver in enumerate(tasks):
+            recv = receiver.attrs.get("recv_counts")
+            sent = int(send[j]) if send is not None else None
+            expected = int(recv[i]) if recv is not None else None
+            if send is None or recv is None or sent != expected:
+                raise GeError(
+                    f"{receiver.location}: error: all_to_all {seq} of group '{group}': group "
+                    f"rank {j} expects {expected if expected is not None else 'equal pieces'} "
+                    f"from group rank {i}, which sends "
+                    f"{sent if sent is not None else 'equal pieces'} (of {p} ranks)"
+                )
+
+
+def _match_p2p(
+    group: str, group_ranks: list[int], members: dict[int, list[Task]], topology: Topology
+) -> list[Collective]:
+    """Pairs the sends and receives of one group (ranks in the ops are group ranks)."""
+    sends: dict[tuple[int, int, int], list[Task]] = {}
+    recvs: dict[tuple[int, int, int], list[Task]] = {}
+    for world, tasks in sorted(members.items()):
+        me = group_ranks.index(world)
+        for t in tasks:
+            tag = int(t.attrs.get("sr_tag", 0))
+            if t.kernel == "hcom_send":
+                peer = int(t.attrs.get("dest_rank", 0))
+                sends.setdefault((me, peer, tag), []).append(t)
+            elif t.kernel == "hcom_receive":
+                peer = int(t.attrs.get("src_rank", 0))
+                recvs.setdefault((peer, me, tag), []).append(t)
+    out = []
+    for key in sorted(set(sends) | set(recvs)):
+        src, dst, tag = key
+        s_list, r_list = sends.get(key, []), recvs.get(key, [])
+        if src == dst:
+            where = (s_list or r_list)[0].location
+            raise GeError(f"{where}: error: group '{group}': group rank {src} sends to itself")
+        for k in range(max(len(s_list), len(r_list))):
+            a, b = group_ranks[src], group_ranks[dst]
+            if k >= len(r_list) or k >= len(s_list):
+                lone = s_list[k] if k < len(s_list) else r_list[k]
+                what = "send" if k < len(s_list) else "receive"
+                raise GeError(
+                    f"{lone.location}: error: deadlock: the {what} {k} from rank {a} to rank "
+                    f"{b} (group '{group}', sr_tag {tag}) has no matching "
+                    f"{'receive' if what == 'send' else 'send'}"
+                )
+            send, recv = s_list[k], r_list[k]
+            if (
+                send.cost.bytes_in != recv.cost.bytes_out
+                or send.in_types[0].dtype != recv.out_types[0].dtype
+            ):
+                raise GeError(
+                    f"{recv.location}: error: the receive {k} at rank {b} from rank {a} (group "
+                    f"'{group}', sr_tag {tag}) expects {recv.out_types[0]}, but the send "
+                    f"gives {send.in_types[0]}"
+                )
+            nbytes = send.cost.bytes_in
+            cost = topology.collective("send", nbytes, [a, b])
+            out.append(
                 Collective(
                     group,
-                    seq,
-                    lead.kernel,
-                    {r: t.index for r, t in tasks.items()},
+                    k,
+                    "hcom_send",
+                    {a: send.index, b: recv.index},
                     nbytes,
                     cost,
-                    lead.location,
+                    send.location,
                 )
             )
-    return collectives
+    return out
 
 
 def rank_kernel_times(

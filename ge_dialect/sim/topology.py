@@ -3,8 +3,9 @@ HCCL's cost of a collective over it.
 
 A topology is a JSON file; the shipped ones (`profiles/`) are `ascend910-8p.json` (one
 8-NPU Ascend 910 server: two groups of four chips, each group a full HCCS mesh, the groups
-joined over PCIe; `DEFAULT_TOPOLOGY`) and `ascend910-2x8p.json` (two such servers over
-RoCE).  `load_topology(path)` reads one (None: the default), `parse_topology(text, name)`
+joined over PCIe; `DEFAULT_TOPOLOGY`), `ascend910-2x8p.json` (two such servers over
+RoCE) and `ascend910-8x8p.json` (eight; `default_topology` picks them for up to 8, 16 and
+64 ranks).  `load_topology(path)` reads one (None: the default), `parse_topology(text, name)`
 its text.
 
 Format reference
@@ -27,30 +28,62 @@ A JSON object; quantities are strings as in the device profile (`utils.jsonfile`
 - `sources` (optional): object of strings, where figures come from.
 
 Every device must be reached by a link and connected to every other device (through
-others).  Errors are one located diagnostic line, as the profile's:
+others).  An HCCS or PCIe link between devices of different servers contradicts the
+servers: a located warning on `Topology.warnings` (`t.json:LINE:COL: warning: ...`, ge-run
+prints it on stderr), and the link is used as given.  Errors are one located diagnostic
+line, as the profile's:
 `t.json:LINE:COL: error: <json path>: <what is wrong>` (unknown device, duplicate device or
 rank, a device no link reaches, ...).
 
 HCCL's costs (`Topology.collective`)
 ====================================
-Hockney's alpha-beta(-gamma) formulas (HCCL's documentation), p ranks, n bytes
-(an all-reduce's buffer; an all-gather's *output*):
+Hockney's alpha-beta(-gamma) formulas (HCCL's documentation), p ranks, n bytes (an
+all-gather's *output*; every other kind's input buffer: an all-to-all's whole send
+buffer, a send's tensor):
 
-| algorithm | AllReduce | AllGather |
+| kind | algorithm | time |
 |---|---|---|
-| ring | 2(p-1)a + 2((p-1)/p) n b + ((p-1)/p) n g | (p-1)a + ((p-1)/p) n b |
-| mesh | 2a + (2/p) n b + ((p-1)/p) n g | a + (1/p) n b |
-| halving-doubling | 2 log2(p) a + 2((p-1)/p) n b + ((p-1)/p) n g | log2(p) a + ((p-1)/p) n b |
+| AllReduce | ring | 2(p-1)a + 2((p-1)/p) n b + ((p-1)/p) n g |
+| AllReduce | mesh | 2a + (2/p) n b + ((p-1)/p) n g |
+| AllReduce | halving-doubling | 2 log2(p) a + 2((p-1)/p) n b + ((p-1)/p) n g |
+| AllReduce | double-binary-tree | 2 ceil(log2 p) a + 2 n b + n g |
+| AllReduce | hierarchical | RS(q, n) in + AR(s, n/q) across + AG(q, n) in each server |
+| AllGather | ring | (p-1)a + ((p-1)/p) n b |
+| AllGather | mesh | a + (1/p) n b |
+| AllGather | halving-doubling | log2(p) a + ((p-1)/p) n b |
+| ReduceScatter | ring | (p-1)a + ((p-1)/p) n b + ((p-1)/p) n g |
+| ReduceScatter | mesh | a + (1/p) n b + ((p-1)/p) n g |
+| ReduceScatter | halving-doubling | log2(p) a + ((p-1)/p) n b + ((p-1)/p) n g |
+| AllToAll | pairwise | (p-1)(a + (n/p) b) |
+| Broadcast | binomial-tree | ceil(log2 p)(a + n b) |
+| Send/Receive | p2p | a + n b over the route between the two |
 
-(the all-gather columns of mesh and halving-doubling are the all-gather phase of the
-all-reduce, derived).  HCCL's choice, as modelled: one rank costs nothing; members in one
-server that are pairwise joined by HCCS use **mesh**; other members in one server (the two
-HCCS groups of a 910 server) a **ring**; members on several servers
-**halving-doubling** when the server count and p are powers of two, else a **ring** (HCCL's
-default between Atlas training servers; the hierarchical variant is not modelled).
+(hierarchical: ReduceScatter of n over the q members in each server, AllReduce of n/q
+over the s members across servers, AllGather of n in each server.)  The double binary
+tree is NCCL's tree all-reduce (two complementary binary trees, each
+carrying half the message, reduce up then broadcast down, pipelined: Sanders, Speck and
+Träff, "Two-tree algorithms for full bandwidth broadcast, reduction and scan", Parallel
+Computing 35(12), 2009; NCCL 2.4's double binary trees): each tree has depth
+ceil(log2 p), each phase moves the whole message through a node's link once.  The
+hierarchical all-reduce has q members on each of s servers; each phase takes its own
+links' a and b (the slowest server or column bounds it), and the report shows the
+across-servers phase's a and b.
+
+HCCL's choice, as modelled (`algorithm`; `collective(..., force=...)` takes a name
+instead, as `HCCL_ALGO` does): one rank costs nothing; a send is **p2p**, an all-to-all
+**pairwise**, a broadcast a **binomial-tree**.  Otherwise, members in one server that are
+pairwise joined by HCCS use **mesh** at every size; other members in one server (the two
+HCCS groups of a 910 server) use, for an all-reduce, a **ring** below 8 MB, a
+**double-binary-tree** from 8 MB up to 128 MB, **halving-doubling** above (a ring if p is
+not a power of two), and a **ring** for the other kinds.  An all-reduce whose members span
+several servers, the same number on each, is **hierarchical**; other collectives across
+servers use **halving-doubling** when the server count and p are powers of two, else a
+**ring**.
 
 Which links: a ring's hops go from each member to the next in rank order (the last back to
-the first), halving-doubling's between members 2^k apart, mesh's between every pair; a hop
+the first), halving-doubling's between members 2^k apart, mesh's and pairwise's between
+every pair, a tree's from member i - 2^k to i (2^k the largest power <= i), p2p's between
+the two; a hop
 between devices with no direct link takes the route with fewest links (then the widest,
 then the quickest) over each pair's preferred link.  A hop's latency is the sum of its
 route's, its bandwidth the narrowest link's; `a` is the largest hop latency and `b` the
@@ -75,9 +108,25 @@ DEFAULT_TOPOLOGY: str = os.path.join(PROFILES, "ascend910-8p.json")
 """One 8-NPU Ascend 910 server (two HCCS groups of four, joined over PCIe)."""
 CLUSTER_TOPOLOGY: str = os.path.join(PROFILES, "ascend910-2x8p.json")
 """Two such servers over RoCE (16 ranks)."""
+LARGE_TOPOLOGY: str = os.path.join(PROFILES, "ascend910-8x8p.json")
+"""Eight such servers over RoCE (64 ranks)."""
 
 LINK_TYPES = ("HCCS", "PCIe", "RoCE")
-ALGORITHMS = ("none", "ring", "mesh", "halving-doubling")
+ALGORITHMS = (
+    "none",
+    "ring",
+    "mesh",
+    "halving-doubling",
+    "double-binary-tree",
+    "hierarchical",
+    "pairwise",
+    "binomial-tree",
+    "p2p",
+)
+RING_BELOW = 8 * 2**20
+"""An all-reduce below 8 MB (in one server, not a full HCCS mesh) uses a ring..."""
+TREE_UP_TO = 128 * 2**20
+"""... up to 128 MB a double binary tree, above it halving-doubling."""
 
 
 @dataclass(frozen=True)
@@ -125,6 +174,8 @@ class Topology:
     links: list[Link]
     reduce_bandwidth: float
     sources: dict[str, str] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    """Located warnings of the file (`t.json:LINE:COL: warning: ...`), ge-run prints them."""
 
     def __post_init__(self) -> None:
         self._by_name = {d.name: d for d in self.devices}
@@ -175,12 +226,19 @@ class Topology:
                     heapq.heappush(heap, entry)
         raise GeError(f"error: topology '{self.name}': no route from rank {a} to rank {b}")
 
-    def algorithm(self, ranks: Sequence[int]) -> str:
-        """The algorithm HCCL would choose for a collective among `ranks`."""
+    def algorithm(self, ranks: Sequence[int], kind: str = "all_reduce", nbytes: float = 0) -> str:
+        """The algorithm HCCL would choose for a collective of `kind` and `nbytes` among
+        `ranks` (module docstring's rule; `HCCL_ALGO`-like forcing is `force`)."""
         members = sorted(ranks)
         p = len(members)
         if p <= 1:
             return "none"
+        if kind == "send":
+            return "p2p"
+        if kind == "all_to_all":
+            return "pairwise"
+        if kind == "broadcast":
+            return "binomial-tree"
         servers = {self.devices[r].server for r in members}
         if len(servers) == 1:
             mesh = all(
@@ -188,11 +246,27 @@ class Topology:
                 for i, a in enumerate(members)
                 for b in members[i + 1 :]
             )
-            return "mesh" if mesh else "ring"
+            if mesh:
+                return "mesh"
+            if kind != "all_reduce" or nbytes < RING_BELOW:
+                return "ring"
+            if nbytes <= TREE_UP_TO:
+                return "double-binary-tree"
+            return "halving-doubling" if p & (p - 1) == 0 else "ring"
+        if kind == "all_reduce" and self._per_server(members) is not None:
+            return "hierarchical"
         s = len(servers)
         if s & (s - 1) == 0 and p & (p - 1) == 0:
             return "halving-doubling"
         return "ring"
+
+    def _per_server(self, members: list[int]) -> list[list[int]] | None:
+        """The members by server (in server order), when every server holds as many."""
+        by: dict[str, list[int]] = {}
+        for r in members:
+            by.setdefault(self.devices[r].server, []).append(r)
+        groups = [by[k] for k in sorted(by)]
+        return groups if len({len(g) for g in groups}) == 1 and len(groups[0]) > 1 else None
 
     def hops(self, algorithm: str, ranks: Sequence[int]) -> list[Hop]:
         """The routes the algorithm's steps use among `ranks`."""
@@ -200,8 +274,10 @@ class Topology:
         p = len(m)
         if algorithm == "ring":
             return [self.hop(m[i], m[(i + 1) % p]) for i in range(p)]
-        if algorithm == "mesh":
+        if algorithm in ("mesh", "pairwise"):
             return [self.hop(a, b) for i, a in enumerate(m) for b in m[i + 1 :]]
+        if algorithm == "p2p":
+            return [self.hop(m[0], m[1])]
         if algorithm == "halving-doubling":
             out = []
             step = 1
@@ -209,14 +285,14 @@ class Topology:
                 out += [self.hop(m[i], m[i ^ step]) for i in range(p) if i < i ^ step]
                 step *= 2
             return out
+        if algorithm in ("binomial-tree", "double-binary-tree"):
+            # Tree edges: member i receives from i - 2^k, 2^k the largest power <= i.
+            return [self.hop(m[i - (1 << (i.bit_length() - 1))], m[i]) for i in range(1, p)]
         return []
 
-    def collective(self, kind: str, nbytes: float, ranks: Sequence[int]) -> CollectiveCost:
-        """HCCL's cost of an all-reduce (`kind` "all_reduce", `nbytes` its buffer) or an
-        all-gather ("all_gather", `nbytes` its output) among `ranks`."""
-        algorithm = self.algorithm(ranks)
-        if algorithm == "none":
-            return CollectiveCost("none", 0.0)
+    def _phase(
+        self, kind: str, algorithm: str, ranks: Sequence[int], nbytes: float
+    ) -> CollectiveCost:
         hops = self.hops(algorithm, ranks)
         alpha = max(h.latency for h in hops)
         beta = 1.0 / min(h.bandwidth for h in hops)
@@ -224,6 +300,48 @@ class Topology:
         types = tuple(sorted({t for h in hops for t in h.types}))
         seconds = hccl_formula(kind, algorithm, len(ranks), nbytes, alpha, beta, gamma)
         return CollectiveCost(algorithm, seconds, alpha, beta, gamma, types)
+
+    def collective(
+        self, kind: str, nbytes: float, ranks: Sequence[int], force: str | None = None
+    ) -> CollectiveCost:
+        """HCCL's cost of a collective of `kind` ("all_reduce", "all_gather",
+        "reduce_scatter", "all_to_all", "broadcast", "send") among `ranks`, `nbytes` as
+        the module docstring counts them; `force` names the algorithm (as `HCCL_ALGO`)."""
+        algorithm = force or self.algorithm(ranks, kind, nbytes)
+        if algorithm == "none" or len(ranks) <= 1:
+            return CollectiveCost("none", 0.0)
+        if algorithm != "hierarchical":
+            return self._phase(kind, algorithm, ranks, nbytes)
+        servers = self._per_server(sorted(ranks))
+        if servers is None:
+            raise ValueError("hierarchical needs as many members on every server")
+        q = len(servers[0])
+        intra = [self.algorithm(g, "reduce_scatter", nbytes) for g in servers]
+        across = [list(col) for col in zip(*servers, strict=True)]
+        # The slowest server's and the slowest column's phases bound each step.
+        scatter = max(
+            (
+                self._phase("reduce_scatter", a, g, nbytes)
+                for a, g in zip(intra, servers, strict=True)
+            ),
+            key=lambda c: c.seconds,
+        )
+        middle = max(
+            (
+                self._phase("all_reduce", self.algorithm(col, "all_gather"), col, nbytes / q)
+                for col in across
+            ),
+            key=lambda c: c.seconds,
+        )
+        gather = max(
+            (self._phase("all_gather", a, g, nbytes) for a, g in zip(intra, servers, strict=True)),
+            key=lambda c: c.seconds,
+        )
+        types = tuple(sorted({*scatter.link_types, *middle.link_types, *gather.link_types}))
+        seconds = scatter.seconds + middle.seconds + gather.seconds
+        return CollectiveCost(
+            "hierarchical", seconds, middle.alpha, middle.beta, middle.gamma, types
+        )
 
 
 def _preference(link: Link) -> tuple[int, float, float]:
@@ -239,21 +357,26 @@ def hccl_formula(
     if p <= 1 or algorithm == "none":
         return 0.0
     share = (p - 1) / p
-    if kind == "all_reduce":
-        if algorithm == "ring":
-            return 2 * (p - 1) * alpha + 2 * share * n * beta + share * n * gamma
-        if algorithm == "mesh":
-            return 2 * alpha + (2 / p) * n * beta + share * n * gamma
-        if algorithm == "halving-doubling":
-            return 2 * math.log2(p) * alpha + 2 * share * n * beta + share * n * gamma
-    elif kind == "all_gather":
-        if algorithm == "ring":
-            return (p - 1) * alpha + share * n * beta
-        if algorithm == "mesh":
-            return alpha + n * beta / p
-        if algorithm == "halving-doubling":
-            return math.log2(p) * alpha + share * n * beta
-    raise ValueError(f"no HCCL formula for {kind} by {algorithm}")
+    a, nb, ng = alpha, n * beta, n * gamma
+    steps = math.log2(p)
+    formulas: dict[tuple[str, str], float] = {
+        ("all_reduce", "ring"): 2 * (p - 1) * a + 2 * share * nb + share * ng,
+        ("all_reduce", "mesh"): 2 * a + (2 / p) * nb + share * ng,
+        ("all_reduce", "halving-doubling"): 2 * steps * a + 2 * share * nb + share * ng,
+        ("all_reduce", "double-binary-tree"): 2 * math.ceil(steps) * a + 2 * nb + ng,
+        ("all_gather", "ring"): (p - 1) * a + share * nb,
+        ("all_gather", "mesh"): a + nb / p,
+        ("all_gather", "halving-doubling"): steps * a + share * nb,
+        ("reduce_scatter", "ring"): (p - 1) * a + share * nb + share * ng,
+        ("reduce_scatter", "mesh"): a + nb / p + share * ng,
+        ("reduce_scatter", "halving-doubling"): steps * a + share * nb + share * ng,
+        ("all_to_all", "pairwise"): (p - 1) * (a + nb / p),
+        ("broadcast", "binomial-tree"): math.ceil(steps) * (a + nb),
+        ("send", "p2p"): a + nb,
+    }
+    if (kind, algorithm) not in formulas:
+        raise ValueError(f"no HCCL formula for {kind} by {algorithm}")
+    return formulas[(kind, algorithm)]
 
 
 # --------------------------------------------------------------------------------------
@@ -367,8 +490,11 @@ def load_topology(path: str | os.PathLike[str] | None = None) -> Topology:
 
 
 def default_topology(ranks: int) -> Topology:
-    """The shipped topology for `ranks` ranks: the 8-NPU server up to 8, else the cluster."""
-    return load_topology(DEFAULT_TOPOLOGY if ranks <= 8 else CLUSTER_TOPOLOGY)
+    """The shipped topology for `ranks` ranks: the 8-NPU server up to 8, the two-server
+    cluster up to 16, the eight-server one (64 NPUs) above."""
+    if ranks <= 8:
+        return load_topology(DEFAULT_TOPOLOGY)
+    return load_topology(CLUSTER_TOPOLOGY if ranks <= 16 else LARGE_TOPOLOGY)
 
 
 def parse_topology(text: str, name: str = "<topology>") -> Topology:
@@ -399,7 +525,41 @@ def _convert(data: dict[str, Any], source: JsonSource) -> Topology:
         for link in _links(entry, i, figures, devices, source)
     ]
     _check_connected(devices, where, ordered[0], links, source)
-    return Topology(data["name"], ordered, links, reduce_bandwidth, dict(data.get("sources", {})))
+    topology = Topology(
+        data["name"], ordered, links, reduce_bandwidth, dict(data.get("sources", {}))
+    )
+    topology.warnings = _server_warnings(data, devices, source)
+    return topology
+
+
+def _server_warnings(
+    data: dict[str, Any], devices: dict[str, Device], source: JsonSource
+) -> list[str]:
+    """An HCCS or PCIe link (both stay inside a server) between devices of two servers
+    contradicts the servers: one located warning per link entry, naming its first such
+    pair.  The run uses the link as given."""
+    out = []
+    for i, entry in enumerate(data["links"]):
+        if entry["type"] == "RoCE":
+            continue
+        names = entry["devices"]
+        pairs = [
+            (a, b)
+            for j, a in enumerate(names)
+            for b in names[j + 1 :]
+            if devices[a].server != devices[b].server
+        ]
+        if pairs:
+            a, b = pairs[0]
+            line, col, _ = source.position(("links", i, "type"))
+            more = f" (and {len(pairs) - 1} more pairs)" if len(pairs) > 1 else ""
+            out.append(
+                f"{source.name}:{line}:{col}: warning: links.{i}.type: {entry['type']} link "
+                f"between '{a}' (server '{devices[a].server}') and '{b}' (server "
+                f"'{devices[b].server}'){more}: {entry['type']} joins devices of one server "
+                "(RoCE joins servers); the link is used as given"
+            )
+    return out
 
 
 def _link_type_figures(data: dict[str, Any], source: JsonSource) -> dict[str, tuple[float, float]]:

@@ -564,6 +564,8 @@ class GeRunMain(GeOptMain):
                     seed=self.args.seed,
                     check=check,
                 )
+                for warning in getattr(result.topology, "warnings", []):
+                    print(warning, file=sys.stderr)
                 if self.args.ranks is not None and len(result.ranks) != self.args.ranks:
                     raise GeError(
                         f"error: the program runs on {len(result.ranks)} ranks, not "

@@ -31,9 +31,11 @@ matmul; softmax, reduce_sum, reduce_mean, reduce_max, reduce_min, layer_norm, rm
 (`reduction`); scatter_update (`cache`, in place); topk, scatter_add, swi_glu,
 moe_gating_top_k, grouped_matmul (`moe`); flash_attention, rotary_mul
 (`transformer`); hcom_all_reduce,
-hcom_all_gather (one simulated device: `rank_size` identical ranks, so sum is
-rank_size * x, prod x ** rank_size, max/min x, all-gather rank_size copies along dim 0;
-with rank_size 1 both are the identity).
+hcom_all_gather, hcom_reduce_scatter, hcom_all_to_all, hcom_broadcast, hcom_send,
+hcom_receive (one simulated device: `rank_size` identical ranks, so sum is
+rank_size * x, prod x ** rank_size, max/min x, all-gather rank_size copies along dim 0,
+reduce-scatter block 0 reduced, all-to-all rank_size copies of piece 0, broadcast x,
+send nothing, receive zeros; with rank_size 1 all but receive are the identity).
 """
 
 from __future__ import annotations

@@ -30,6 +30,20 @@
 // RUN: diff %t.1 %t.2
 // RUN: diff %t.1.report %t.2.report
 // RUN: diff %t.3 %t.4
+// comm-streams=2: the k-th collective of a group on comm stream k mod 2 (a rule every rank
+// applies alike), on Inputs/comm-streams.mlir:
+// RUN: ge-opt %S/Inputs/comm-streams.mlir --assign-streams=mode=auto,comm-streams=2,report 2>&1 | filecheck %s --check-prefix=COMM2
+// COMM2:      logic_stream_id: 1, kind: comm, user_stream_label: , priority: 0, ops: 3
+// COMM2-NEXT: logic_stream_id: 2, kind: comm, user_stream_label: , priority: 0, ops: 1
+// COMM2:      ge.hcom_all_reduce %x reduction sum group "a" rank_size 2 {stream.id = #stream.id<1>}
+// COMM2:      ge.hcom_all_reduce %x reduction sum group "b" rank_size 2 {stream.id = #stream.id<1>}
+// COMM2:      ge.hcom_all_reduce %x reduction sum group "a" rank_size 2 {stream.id = #stream.id<2>}
+// COMM2:      ge.hcom_all_reduce %x reduction sum group "a" rank_size 2 {stream.id = #stream.id<1>}
+// COMM2-LABEL: func.func @p2p
+// COMM2:      ge.hcom_send %x dest_rank 1 sr_tag 0 group "pp" rank_size 2 {stream.id = #stream.id<1>}
+// COMM2:      ge.hcom_receive src_rank 1 sr_tag 0 group "pp" rank_size 2 {stream.id = #stream.id<1>}
+// RUN: not ge-opt %S/Inputs/comm-streams.mlir --assign-streams=comm-streams=3 2>&1 | filecheck %s --check-prefix=COMM3
+// COMM3: assign-streams: comm-streams must be 1 or 2 (GE's 1 compute + 1-2 comm streams), got 3
 
 // A chain stays on one stream: no event, whatever max-streams.
 // CHECK-LABEL: func.func @chain(

@@ -296,7 +296,7 @@ def test_mislabelled_roce_link_predicts_a_shorter_step(tmp_path):
     changed = changed_collectives(right.report, wrong.report)
     assert len(changed) == 1
     assert "all_reduce 0 of group 'tp'" in changed[0]
-    assert "HCCS/PCIe/RoCE" in changed[0] and "-> halving-doubling over HCCS " in changed[0]
+    assert "HCCS/PCIe/RoCE" in changed[0] and "-> hierarchical over HCCS " in changed[0]
     np.testing.assert_array_equal(wrong.outputs["y"], right.outputs["y"])  # numbers: same
 
 

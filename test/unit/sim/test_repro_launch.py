@@ -108,10 +108,12 @@ def test_a_program_larger_than_hbm_is_refused_before_allocating(capsys):
     # a 4 PiB npu.alloc: numpy's _ArrayMemoryError in the simulator's memory before
     path, line = run_file(capsys, "traceback_huge_alloc.mlir")
     assert line == (
-        f"{path}:4:5: error: the program's buffers need 4.00 PiB (4503599627481088 bytes), "
-        "more than the 32.00 GiB (34359738368 bytes) of HBM of 'Ascend 910' (the profile's "
-        "memory.hbm_size); "
-        f'the largest: alloc %big at {path}:4:5 (4.00 PiB), output "cat4" (48.00 KiB), '
+        f"{path}:10:5: error: the program's peak memory is 4.00 PiB (4503599627481088 bytes: "
+        "weights 0, arguments 86016, workspace and other allocations 4503599627395072), more "
+        "than the 32.00 GiB (34359738368 bytes) of HBM of 'Ascend 910' (the profile's "
+        "memory.hbm_size); the largest live at the peak (at launch 'leaky_relu' on stream 1 "
+        f"({path}:10:5)): alloc %big (4.00 PiB, made by 'leaky_relu' at {path}:10:5), "
+        f"output \"cat4\" (48.00 KiB, made by 'concat' at {path}:8:5), "
         'output "leakyrelu9" (24.00 KiB)'
     )
 
@@ -153,9 +155,12 @@ def test_one_byte_too_many_names_the_total_capacity_and_largest_buffers():
     with pytest.raises(GeError) as info:
         api.simulate(_program(), profile=device, timing_only=True)
     assert str(info.value) == (
-        "p.mlir:5:3: error: the program's buffers need 1.06 KiB (1088 bytes), more than the "
-        "1.06 KiB (1087 bytes) of HBM of 'tiny' (the profile's memory.hbm_size); the largest: "
-        'alloc %a at p.mlir:5:3 (512 B), input "x" (256 B), output "y" (256 B)'
+        "p.mlir:7:3: error: the program's peak memory is 1.06 KiB (1088 bytes: weights 64, "
+        "arguments 512, workspace and other allocations 512), more than the 1.06 KiB (1087 "
+        "bytes) of HBM of 'tiny' (the profile's memory.hbm_size); the largest live at the "
+        "peak (at launch 'relu' on stream 0 (p.mlir:7:3)): alloc %a (512 B, made by 'relu' "
+        'at p.mlir:7:3), input "x" (256 B), output "y" (256 B, made by \'relu\' at '
+        "p.mlir:9:3)"
     )
 
 
@@ -191,7 +196,7 @@ def test_an_input_larger_than_the_hbm_is_the_capacity_error_not_a_drawing_error(
         "  func.return\n}\n",
         "big.mlir",
     )
-    with pytest.raises(GeError, match=r"^error: the program's buffers need 32.77 PiB"):
+    with pytest.raises(GeError, match=r"^error: the program's peak memory is 32.77 PiB"):
         api.simulate(module)
 
 

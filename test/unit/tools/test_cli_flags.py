@@ -656,6 +656,31 @@ def test_shard_flag(capsys, tmp_path):
     one_line_usage_error(run(capsys, tmp_path, ["--shard=mode=pipeline"], CONV_RELU), "")
 
 
+ROW_PARALLEL = """func.func @f(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
+  %0 = ge.relu %x : tensor<4x8xf32>
+  %1 = ge.matmul %x, %w : tensor<4x8xf32>, tensor<8x8xf32> -> tensor<4x8xf32>
+  %2 = ge.hcom_all_reduce %1 reduction sum group "tp" rank_size 2 : tensor<4x8xf32>
+  %3 = ge.add %0, %2 : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  func.return %3 : tensor<4x8xf32>
+}
+"""
+
+
+@exercises("--schedule", "--overlap")
+def test_schedule_and_overlap_flags(capsys, tmp_path):
+    r = run(capsys, tmp_path, ["--schedule"], ROW_PARALLEL)
+    assert r.code == 0 and r.out.index("ge.hcom_all_reduce") < r.out.index("ge.relu")
+    r = run(capsys, tmp_path, ["--overlap=chunks=2"], ROW_PARALLEL)
+    assert r.code == 0 and r.out.count("ge.hcom_all_reduce") == 2 and "ge.concat" in r.out
+    one_line_usage_error(run(capsys, tmp_path, ["--overlap=chunks=1"], ROW_PARALLEL), "")
+    one_line_usage_error(run(capsys, tmp_path, ["--schedule=nope=1"], ROW_PARALLEL), "")
+    r = run(capsys, tmp_path, ["--assign-streams=mode=auto,comm-streams=2"], ROW_PARALLEL)
+    assert r.code == 0
+    one_line_usage_error(
+        run(capsys, tmp_path, ["--assign-streams=comm-streams=3"], ROW_PARALLEL), ""
+    )
+
+
 # ---- hidden flags and pipeline edge cases ---------------------------------------------------
 
 

@@ -1,4 +1,4 @@
-"""`--shard` (transforms/shard.py) on the project's own inputs, through ge-opt in-process.
+"""`--shard` (transforms/shard/) on the project's own inputs, through ge-opt in-process.
 
 - Data mode splits activations along their batch only: TorchAir's example keeps its
   weight-like input (a matmul's right-hand operand, whose dim 0 is the contraction dim) and

@@ -47,6 +47,14 @@ from ge_dialect.ir.dialects.ge.base import (
     UnaryElementwiseOp,
 )
 from ge_dialect.ir.dialects.ge.cache import ScatterUpdateOp
+from ge_dialect.ir.dialects.ge.collectives import (
+    HcomAllToAllOp,
+    HcomBroadcastOp,
+    HcomReceiveOp,
+    HcomReduceScatterOp,
+    HcomSendOp,
+    PointToPointOp,
+)
 from ge_dialect.ir.dialects.ge.comparison import (
     COMPARISON_OPS,
     ComparisonOp,
@@ -173,6 +181,11 @@ Ge = Dialect(
         CastOp,
         HcomAllReduceOp,
         HcomAllGatherOp,
+        HcomReduceScatterOp,
+        HcomAllToAllOp,
+        HcomBroadcastOp,
+        HcomSendOp,
+        HcomReceiveOp,
         ExpOp,
         LogOp,
         TanhOp,
