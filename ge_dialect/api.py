@@ -324,7 +324,8 @@ def simulate_ranks(
     programs in rank order (`splits`: input name -> split dim, replicated otherwise).
     `inputs` are the whole model's (rank r gets its slice of a split input); None draws
     seeded random ones.  Errors as `simulate`'s; a topology with too few devices, or
-    collectives that do not match across ranks, are `GeError`s."""
+    collectives that do not match across ranks, are `GeError`s.  Pipeline stages (`stage`,
+    `micro_batches` of `ge.shard`) add the bubble to the report."""
     from ge_dialect.sim import run
     from ge_dialect.sim.topology import Topology, default_topology, load_topology
 
@@ -336,10 +337,13 @@ def simulate_ranks(
             (int(info.get("part", r)), int(info.get("parts", len(found))))
             for r, (_, info) in enumerate(found)
         ]
+        pipelined = int(found[0][1].get("pp", 1)) > 1
+        stages = [int(info.get("stage", 0)) for _, info in found] if pipelined else None
+        micro_batches = int(found[0][1].get("micro_batches", 1))
     else:
         programs = list(program)
         split = dict(splits or {})
-        parts = None
+        parts, stages, micro_batches = None, None, 1
     if isinstance(topology, Topology):
         topo = topology
     else:
@@ -354,7 +358,83 @@ def simulate_ranks(
         check=check,
         seed=seed,
         parts=parts,
+        stages=stages,
+        micro_batches=micro_batches,
     )
+
+
+def package(
+    result: RanksResult,
+    module: ModuleOp,
+    *,
+    topology: str | os.PathLike[str] | None = None,
+    profile: str | os.PathLike[str] | None = None,
+) -> dict[str, bytes]:
+    """The per-rank package of a multi-rank run (`sim.package`: relative path -> bytes):
+    `result` of `simulate_ranks` on `module` (its rank programs, printed with their
+    locations), with copies of the topology and profile files it ran on (None: the
+    defaults)."""
+    from ge_dialect.sim.package import package_files
+    from ge_dialect.sim.profile import DEFAULT_PROFILE, load_profile
+    from ge_dialect.sim.topology import default_topology_path
+
+    functions = _rank_functions(module)
+    texts = [print_module(ModuleOp([fn.clone()]), debuginfo=True) for fn in functions]
+    topology_file = os.fspath(topology) if topology is not None else None
+    topology_file = topology_file or default_topology_path(len(functions))
+    profile_file = os.fspath(profile) if profile is not None else DEFAULT_PROFILE
+    return package_files(
+        [run.program for run in result.ranks],
+        texts,
+        [run.timeline for run in result.ranks],
+        (result.topology.name, read_text(topology_file, "topology")),
+        (load_profile(profile_file).name, read_text(profile_file, "profile")),
+    )
+
+
+def _rank_functions(module: ModuleOp) -> list[Any]:
+    """The npu programs of `module` in the order `rank_programs` gives them."""
+    from xdsl.dialects import func
+
+    from ge_dialect.sim.program import python_value
+
+    found = [
+        op for op in module.walk() if isinstance(op, func.FuncOp) and "npu.program" in op.attributes
+    ]
+
+    def rank(fn: Any) -> int:
+        info = python_value(fn.attributes["ge.shard"]) if "ge.shard" in fn.attributes else {}
+        return int(info.get("rank", 0)) if isinstance(info, dict) else 0
+
+    if any("ge.shard" in fn.attributes for fn in found):
+        found = sorted((fn for fn in found if "ge.shard" in fn.attributes), key=rank)
+    return found
+
+
+def write_package(directory: str, files: Mapping[str, bytes]) -> None:
+    """Writes a package's `files` as the directory `directory`, renamed into place."""
+    from ge_dialect.sim.package import write_package as write
+
+    write(directory, files)
+
+
+def load_package(directory: str, ctx: Context | None = None) -> tuple[ModuleOp, str, str]:
+    """The package `directory` (`sim.package`): one module holding its rank programs (each
+    parsed from its file, keeping its locations) and the paths of its topology and profile
+    files.  A bad manifest or program is a located `GeError`."""
+    from ge_dialect.sim.package import read_manifest
+
+    manifest = read_manifest(directory)
+    module = ModuleOp([])
+    for path in manifest.programs:
+        rank_module = parse(read_text(path), path, ctx=ctx, data_dir=os.path.dirname(path))
+        verify(rank_module, path)
+        if not is_device_program(rank_module):
+            raise GeError(f"{path}: error: not an npu program (a package holds lowered programs)")
+        for op in list(rank_module.body.block.ops):
+            op.detach()
+            module.body.block.add_op(op)
+    return module, manifest.topology, manifest.profile
 
 
 def trace(results: SimResult | Sequence[SimResult]) -> dict[str, Any]:
@@ -488,6 +568,9 @@ __all__ = [
     "simulate",
     "simulate_ranks",
     "rank_programs",
+    "package",
+    "write_package",
+    "load_package",
     "trace",
     "within_tolerance",
     "decode",

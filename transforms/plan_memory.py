@@ -23,13 +23,32 @@ view), and the view stays a view of it once the allocation is placed in the work
 stay `npu.weight` (read-only, outside the workspace); graph inputs and outputs stay the
 program's arguments.
 
+**Symmetric memory.**  In a module of rank programs (`ge.shard = {rank, ...}`, after
+`--shard`), the buffers collectives read and write (a launch `hcom_*`'s inputs and
+outputs that are allocations; a send's input and its receive's output count as one) sit
+at the same offset on every rank, as HCCL's symmetric memory wants: a communication
+region at the start of each rank's workspace holds one slot per (group, k-th collective
+of the group, operand), or per (group, sender, receiver, tag, k-th message), sized by the
+largest over the ranks and laid out in one sorted order, so identical on every rank (a
+buffer several collectives name, say an all-reduce's output another group all-gathers,
+joins their slots into one).
+Those buffers are never merged in place and never share bytes; the rest are planned after
+the region as on one device.  A program without `ge.shard` is planned as before.  On each
+rank of a tensor-parallel MLP (`@mlp_rank0`, `@mlp_rank1`), after:
+
+    %h = npu.view %workspace[1024] ...                 (after the region)
+    %0 = npu.view %workspace[0] ...                    (slot of tp's collective 0, input 0)
+    %p = npu.view %workspace[512] ...                  (slot of tp's collective 0, output 0)
+    npu.launch "hcom_all_reduce"(%0) -> (%p) ...       npu.memory = {..., comm_bytes = 1024}
+
 **Result.**  `%ws = npu.alloc : memref<Nxi8>` first in the body, every allocation replaced
 by `npu.view %ws[offset]` of its type (views of it keep viewing it), and the figures as the
 function attribute `npu.memory = {peak, no_reuse, sequential_bound, stream_bound, buffers}`
-(bytes): the workspace size; the sum of the allocations' aligned sizes (no reuse, no in
-place); the most aligned bytes live at one point of the task list (`max_live`, as XLA's
-heap simulator); the heaviest set of buffers no two of which are ordered
-(`max_weight_antichain` of the lifetime order, exact by min-flow), which no plan can beat.
+(bytes; rank programs add `comm_offset` and `comm_bytes`, the region): the workspace
+size; the sum of the allocations' aligned sizes (no reuse, no in place); the most aligned
+bytes live at one point of the task list (`max_live`, as XLA's heap simulator); the heaviest
+set of buffers no two of which are ordered (`max_weight_antichain` of the lifetime order,
+exact by min-flow), which no plan can beat.
 The bounds count the buffers after in-place merging (a launch's input and the output it
 overwrites are one buffer).
 
@@ -112,6 +131,12 @@ IN_PLACE_KERNELS = frozenset(
 take an input's bytes."""
 
 MEMORY = "npu.memory"
+SHARD = "ge.shard"
+
+CommKey = tuple[str, int, int, int, int, int, int]
+"""A slot of the communication region: `(group, 0, 0, 0, 0, k, operand)` for operand
+`operand` (inputs first, then outputs) of the k-th collective of `group`, `(group, 1,
+sender, receiver, tag, k, 0)` for the k-th message of a send/receive pair (group ranks)."""
 
 
 def _buffer_bytes(alloc: npu.AllocOp) -> int:
@@ -203,10 +228,17 @@ def _accesses(op: Operation) -> list[tuple[SSAValue, bool]]:
 class _Planner:
     """Plans one program's buffers (`run`); keeps the pass statistics."""
 
-    def __init__(self, fn: func.FuncOp, alignment: int, in_place: bool):
+    def __init__(
+        self,
+        fn: func.FuncOp,
+        alignment: int,
+        in_place: bool,
+        comm: _CommRegion | None = None,
+    ):
         self.fn = fn
         self.alignment = alignment
         self.in_place = in_place
+        self.comm = comm  # rank programs: the communication region's layout
         self.buffers = self.reused = self.merged = 0  # the pass statistics
 
     def run(self) -> None:
@@ -216,8 +248,11 @@ class _Planner:
         life = _lifetimes(ops)
         allocs = [op for op in ops if isinstance(op, npu.AllocOp)]
         slot_of = self._slots_with_accesses(ops, allocs, life)
+        fixed = self.comm.offsets(self.fn) if self.comm is not None else {}
         if self.in_place:
-            self._merge_in_place(life.tasks, life.order, life.position, slot_of, life.before)
+            self._merge_in_place(
+                life.tasks, life.order, life.position, slot_of, life.before, set(fixed)
+            )
         slots: list[_Slot] = []
         for alloc in allocs:
             slot = slot_of[alloc]
@@ -226,21 +261,27 @@ class _Planner:
         sizes = [s.size for s in slots]
         ordered = self._ordered(*_frontiers(slots, life))
         stream_bound, _ = max_weight_antichain(sizes, _edges(ordered))
-        placement = assign_offsets(
-            sizes, _conflicts(ordered), self.alignment, lower_bound=stream_bound
-        )
+        if self.comm is None:
+            placement = assign_offsets(
+                sizes, _conflicts(ordered), self.alignment, lower_bound=stream_bound
+            )
+            offsets, peak = placement.offsets, placement.peak
+        else:
+            offsets, peak = self._place_after_region(slots, ordered, fixed)
         no_reuse = sum(_aligned(_buffer_bytes(a), self.alignment) for a in allocs)
-        self._rewrite(slots, placement.offsets, placement.peak)
+        self._rewrite(slots, offsets, peak)
         self.buffers = sum(len(s.allocs) for s in slots)
         self.merged = self.buffers - len(slots)
-        self.reused = _reusing(placement.offsets, sizes)
+        self.reused = _reusing(offsets, sizes)
         figures = {
-            "peak": placement.peak,
+            "peak": peak,
             "no_reuse": no_reuse,
             "sequential_bound": max_live(sizes, _spans(slots), self.alignment),
             "stream_bound": stream_bound,
             "buffers": self.buffers,
         }
+        if self.comm is not None:
+            figures |= {"comm_offset": 0, "comm_bytes": self.comm.size}
         self.fn.attributes[MEMORY] = DictionaryAttr(
             {name: IntegerAttr(value, i64) for name, value in figures.items()}
         )
@@ -270,6 +311,22 @@ class _Planner:
                         slot.writes.append(task)
         return slot_of
 
+    def _place_after_region(
+        self, slots: list[_Slot], ordered: np.ndarray, fixed: dict[npu.AllocOp, int]
+    ) -> tuple[list[int], int]:
+        """Offsets and peak with the communication region first: the collectives' buffers
+        at their slots' offsets (`fixed`), the others planned after the region."""
+        assert self.comm is not None
+        rest = [i for i, slot in enumerate(slots) if slot.allocs[0] not in fixed]
+        sub = ordered[np.ix_(rest, rest)]
+        sizes = [slots[i].size for i in rest]
+        bound, _ = max_weight_antichain(sizes, _edges(sub))
+        placement = assign_offsets(sizes, _conflicts(sub), self.alignment, lower_bound=bound)
+        offsets = [fixed.get(slot.allocs[0], 0) for slot in slots]
+        for i, offset in zip(rest, placement.offsets, strict=True):
+            offsets[i] = self.comm.size + offset
+        return offsets, self.comm.size + placement.peak
+
     @staticmethod
     def _ordered(frontier: np.ndarray, writer: np.ndarray) -> np.ndarray:
         """ordered[a, b]: every access of slot a happens before slot b's first write (in
@@ -290,8 +347,10 @@ class _Planner:
         position: dict[int, int],
         slot_of: dict[npu.AllocOp, _Slot],
         happens_before: Callable[[int, int], bool],
+        pinned: set[npu.AllocOp],
     ) -> None:
-        """Lets an elementwise launch write into its input's slot (see the module docstring)."""
+        """Lets an elementwise launch write into its input's slot (see the module docstring);
+        the `pinned` allocations (the communication region's) are never merged."""
         for t in order:
             op = tasks[t]
             if not isinstance(op, npu.LaunchOp) or op.kernel.data not in IN_PLACE_KERNELS:
@@ -299,12 +358,15 @@ class _Planner:
             if len(op.outputs) != 1 or not isinstance(op.outputs[0].owner, npu.AllocOp):
                 continue
             out_alloc = op.outputs[0].owner
+            if out_alloc in pinned:
+                continue
             out_slot = slot_of[out_alloc]
             if len(out_slot.allocs) != 1 or out_slot.writes[:1] != [t]:
                 continue
             for value in op.inputs:
                 if (
                     not isinstance(value.owner, npu.AllocOp)
+                    or value.owner in pinned
                     or value.type != out_alloc.results[0].type
                 ):
                     continue
@@ -340,6 +402,125 @@ class _Planner:
                 block.insert_op_before(view, alloc)
                 alloc.results[0].replace_all_uses_with(view.results[0])
                 block.erase_op(alloc)
+
+
+def _rank(fn: func.FuncOp) -> int | None:
+    """The rank of a rank program (`ge.shard`'s `rank`), None otherwise."""
+    shard = fn.attributes.get(SHARD)
+    rank = shard.data.get("rank") if isinstance(shard, DictionaryAttr) else None
+    return rank.value.data if isinstance(rank, IntegerAttr) else None
+
+
+def _collectives(fn: func.FuncOp) -> list[npu.LaunchOp]:
+    """The collective launches (`hcom_*`) of `fn`, in issue order."""
+    return [
+        op
+        for op in fn.body.block.ops
+        if isinstance(op, npu.LaunchOp) and op.kernel.data.startswith("hcom_")
+    ]
+
+
+def _launch_int(op: npu.LaunchOp, name: str) -> int:
+    value = op.attrs.data.get(name)
+    return value.value.data if isinstance(value, IntegerAttr) else 0
+
+
+def _launch_group(op: npu.LaunchOp) -> str:
+    value = op.attrs.data.get("group")
+    return value.data if isinstance(value, builtin.StringAttr) else ""
+
+
+class _CommRegion:
+    """The communication region of a module's rank programs, laid out identically on every
+    rank.  Each `CommKey` names one buffer on each rank that holds that collective; the
+    buffers named by one key, and (transitively) the keys naming one buffer (a collective's
+    output that another group's collective reads), form one slot: sized by the largest, at
+    one offset everywhere, slots in the order of their smallest key."""
+
+    def __init__(self, programs: list[tuple[int, func.FuncOp]], alignment: int):
+        members: dict[str, list[int]] = {}  # group -> its ranks (world order)
+        for rank, fn in sorted(programs, key=lambda p: p[0]):
+            for op in _collectives(fn):
+                ranks = members.setdefault(_launch_group(op), [])
+                if rank not in ranks:
+                    ranks.append(rank)
+        self.members = members
+        named: dict[CommKey, list[npu.AllocOp]] = {}
+        for rank, fn in sorted(programs, key=lambda p: p[0]):
+            for key, alloc in self._keys(rank, fn):
+                named.setdefault(key, []).append(alloc)
+        parent: dict[npu.AllocOp, npu.AllocOp] = {}
+
+        def find(a: npu.AllocOp) -> npu.AllocOp:
+            while parent.setdefault(a, a) is not a:
+                parent[a] = parent[parent[a]]
+                a = parent[a]
+            return a
+
+        for allocs in named.values():
+            for alloc in allocs[1:]:
+                parent[find(alloc)] = find(allocs[0])
+        first: dict[npu.AllocOp, CommKey] = {}  # slot (its root) -> its smallest key
+        for key in sorted(named):
+            first.setdefault(find(named[key][0]), key)
+        # per slot, per program: its buffers (one, unless a program puts two in one slot:
+        # then they sit side by side, and `check_symmetric` will name the difference)
+        held: dict[npu.AllocOp, dict[Operation | None, list[npu.AllocOp]]] = {}
+        for alloc in parent:
+            held.setdefault(find(alloc), {}).setdefault(alloc.parent_op(), []).append(alloc)
+        self.offset: dict[npu.AllocOp, int] = {}
+        self.size = 0
+        for root in sorted(first, key=first.__getitem__):
+            widest = 0
+            for allocs in held[root].values():
+                at = self.size
+                for alloc in allocs:
+                    self.offset[alloc] = at
+                    at += _aligned(_buffer_bytes(alloc), alignment)
+                widest = max(widest, at - self.size)
+            self.size += widest
+
+    def _keys(self, rank: int, fn: func.FuncOp) -> list[tuple[CommKey, npu.AllocOp]]:
+        """The keys of rank `rank`'s collective buffers, each with the allocation it names
+        (of the buffer, or the one it views); arguments are the caller's and take none."""
+        keys: list[tuple[CommKey, npu.AllocOp]] = []
+        seq: dict[str, int] = {}
+        messages: dict[tuple[str, int, int, int], int] = {}
+        for op in _collectives(fn):
+            group = _launch_group(op)
+            kernel = op.kernel.data
+            if kernel in ("hcom_send", "hcom_receive"):
+                me = self.members[group].index(rank)
+                tag = _launch_int(op, "sr_tag")
+                src, dst = (
+                    (me, _launch_int(op, "dest_rank"))
+                    if kernel == "hcom_send"
+                    else (_launch_int(op, "src_rank"), me)
+                )
+                k = messages.get((group, src, dst, tag), 0)
+                messages[(group, src, dst, tag)] = k + 1
+                values = [*op.inputs, *op.outputs][:1]
+                named = [((group, 1, src, dst, tag, k, 0), v) for v in values]
+            else:
+                k = seq.get(group, 0)
+                seq[group] = k + 1
+                values = [*op.inputs, *op.outputs]
+                named = [((group, 0, 0, 0, 0, k, i), v) for i, v in enumerate(values)]
+            for key, value in named:
+                owner = value.owner
+                while isinstance(owner, npu.ViewOp):  # a view's bytes are its allocation's
+                    owner = owner.source.owner
+                if isinstance(owner, npu.AllocOp):
+                    keys.append((key, owner))
+        return keys
+
+    def offsets(self, fn: func.FuncOp) -> dict[npu.AllocOp, int]:
+        """The allocations of rank program `fn` that sit in the region, at their slots."""
+        return {
+            op: self.offset[op]
+            for op in fn.body.block.ops
+            if isinstance(op, npu.AllocOp) and op in self.offset
+        }
 
 
 def _frontiers(slots: list[_Slot], life: _Lifetimes) -> tuple[np.ndarray, np.ndarray]:
@@ -411,12 +592,21 @@ class PlanMemoryPass(ModulePass):
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         counts = dict.fromkeys(self.STATISTICS, 0)
-        for fn in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
-            if npu.PROGRAM in fn.attributes and MEMORY not in fn.attributes:
-                planner = _Planner(fn, self.alignment, self.in_place)
-                planner.run()
-                counts["buffers"] += planner.buffers
-                counts["buffers-reused"] += planner.reused
-                counts["in-place"] += planner.merged
+        todo = [
+            f
+            for f in op.walk()
+            if isinstance(f, func.FuncOp)
+            and npu.PROGRAM in f.attributes
+            and MEMORY not in f.attributes
+        ]
+        ranked = [(rank, fn) for fn in todo if (rank := _rank(fn)) is not None]
+        comm = _CommRegion(ranked, self.alignment) if ranked else None
+        for fn in todo:
+            region = comm if _rank(fn) is not None else None
+            planner = _Planner(fn, self.alignment, self.in_place, region)
+            planner.run()
+            counts["buffers"] += planner.buffers
+            counts["buffers-reused"] += planner.reused
+            counts["in-place"] += planner.merged
         for statistic, n in counts.items():
             reports.count(op, self.name, statistic, n)

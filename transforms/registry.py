@@ -295,9 +295,10 @@ OPTION_HELP: dict[str, dict[str, str]] = {
         "mode": "tensor: Megatron's column- then row-parallel MatMul chains with an "
         "all-reduce; data: inputs split along their batch, outputs all-gathered",
         "tp": "tensor-parallel width (attention heads and MLP, one all-reduce per block)",
-        "ep": "expert-parallel width (not implemented yet: refused)",
+        "ep": "expert-parallel width: MoE experts over ep ranks, all-to-all dispatch and combine",
         "pp": "pipeline stages of balanced cost, send/receive between them",
-        "micro-batches": "micro-batches per pipeline step (not implemented yet: refused above 1)",
+        "micro-batches": "micro-batches per pipeline step (pp > 1): GPipe's schedule, the batch "
+        "cut into this many",
     },
     "to-nc1hwc0": {
         "boundary": "keep: function arguments and results keep their layout; nc1hwc0: they "

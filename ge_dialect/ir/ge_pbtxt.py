@@ -109,6 +109,11 @@ GE_TYPES: dict[str, str] = {
     "ge.cast": "Cast",
     "ge.hcom_all_reduce": "HcomAllReduce",
     "ge.hcom_all_gather": "HcomAllGather",
+    "ge.hcom_reduce_scatter": "HcomReduceScatter",
+    "ge.hcom_all_to_all": "HcomAllToAll",
+    "ge.hcom_broadcast": "HcomBroadcast",
+    "ge.hcom_send": "HcomSend",
+    "ge.hcom_receive": "HcomReceive",
     "ge.exp": "Exp",
     "ge.log": "Log",
     "ge.tanh": "Tanh",
@@ -181,11 +186,14 @@ _ORIGIN = {Format.NC1HWC0, Format.FRACTAL_Z, Format.FRACTAL_NZ, Format.NHWC}
 
 
 def ge_type(op: Operation) -> str:
-    """GE's type name of `op`: from `GE_TYPES`, `MatMulV2` / `BatchMatMulV2` by rank, else
-    derived (`ge.foo_bar` -> `FooBar`, `my.op` -> `MyOp`)."""
+    """GE's type name of `op`: from `GE_TYPES`, `MatMulV2` / `BatchMatMulV2` by rank,
+    `HcomAllToAllV` for an all-to-all with uneven counts, else derived (`ge.foo_bar` ->
+    `FooBar`, `my.op` -> `MyOp`)."""
     if op.name == "ge.matmul":
         ranks = [t.get_num_dims() for t in op.operand_types if isinstance(t, TensorType)]
         return "MatMulV2" if all(r == 2 for r in ranks) else "BatchMatMulV2"
+    if op.name == "ge.hcom_all_to_all" and "send_counts" in op.properties:
+        return "HcomAllToAllV"
     known = GE_TYPES.get(op.name)
     if known is not None:
         return known

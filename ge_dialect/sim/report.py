@@ -26,10 +26,13 @@ Definitions (a union of intervals counts overlapping time once):
   types its hops use, alpha, beta, its cost, when it started on its first member and when
   it ended) and `topology`.  A collective's Communication on a rank runs from when that
   rank reached it (waiting for the others included, as msprof counts it) to its end.
+  A pipelined run adds `pipeline` (`pipeline_figures`): each stage's bubble (the fraction
+  of the step it waits for other stages) and idle time, against GPipe's ideal bubble.
 - `memory`: after `plan-memory`, the workspace's peak against the stream-aware lower bound
   (the heaviest set of buffers no two of which are ordered), the sequential one (most bytes
-  live at one point of the task list) and the sum without reuse; before it, the sum of the
-  activations' aligned sizes.
+  live at one point of the task list) and the sum without reuse, and for rank programs the
+  communication region (`comm_bytes`: collectives' buffers at one offset on every rank);
+  before it, the sum of the activations' aligned sizes.
 
 Every time is computed on the time model's exact base (whole femtoseconds: the timeline's
 and the bound's `*_fs` figures, `sim.timing` says why) and converted once, to the float
@@ -40,7 +43,7 @@ printed and makespan / bound is never below 1.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -235,6 +238,11 @@ def _memory_line(memory: dict[str, Any]) -> str:
         f"{_mib(memory['sequential_bound_bytes'])} (peak / bound "
         f"{ratio('sequential_bound_bytes')}), no reuse {_mib(memory['no_reuse_bytes'])} "
         f"(peak / no reuse {ratio('no_reuse_bytes')}); {memory['buffers']} buffers"
+        + (
+            f"; communication region {_mib(memory['comm_bytes'])} (symmetric)"
+            if "comm_bytes" in memory
+            else ""
+        )
     )
 
 
@@ -249,6 +257,7 @@ def memory_figures(program: Program, profile: DeviceProfile) -> dict[str, Any]:
             "sequential_bound_bytes": planned["sequential_bound"],
             "no_reuse_bytes": planned["no_reuse"],
             "buffers": planned["buffers"],
+            **({"comm_bytes": planned["comm_bytes"]} if "comm_bytes" in planned else {}),
         }
     align = profile.alignment
     sizes = [-(-b.nbytes // align) * align for b in program.buffers if b.kind == ALLOC]
@@ -377,8 +386,11 @@ def make_ranks_report(
     times: list[list[KernelTime | None]],
     collectives: list[Any],
     topology: str = "",
+    stages: Sequence[int] | None = None,
+    micro_batches: int = 1,
 ) -> Report:
-    """The figures of a multi-rank run (see the module docstring)."""
+    """The figures of a multi-rank run (see the module docstring); `stages` (each rank's
+    pipeline stage) adds the pipeline's bubble (`pipeline_figures`)."""
     reports = [
         make_report(t, b, profile, k) for t, b, k in zip(timelines, bounds, times, strict=True)
     ]
@@ -441,8 +453,62 @@ def make_ranks_report(
             "ranks": ranks,
             "imbalance": imbalance,
             "collectives": rows,
-        },
+        }
+        | ({"pipeline": pipeline_figures(timelines, stages, micro_batches)} if stages else {}),
     )
+
+
+def pipeline_figures(
+    timelines: Sequence[Timeline], stages: Sequence[int], micro_batches: int
+) -> dict[str, Any]:
+    """The bubble of a pipelined step of p stages and m micro-batches.  A rank works when
+    it launches a task (from when its stream could start it to its start), runs a kernel,
+    or moves a collective's bytes (the collective's own cost, at its end); it waits when
+    a send or receive waits for its partner, before its first task and after its last,
+    up to the step's end (the last rank's).  Per stage (the mean over its ranks): `work_us`,
+    `bubble` = the fraction of the step it waits, and `idle` = the fraction it computes
+    nothing (no cube or vector kernel: launches and transfers count as idle).  Over the
+    stages: the mean bubble, GPipe's ideal (p - 1) / (m + p - 1), which a pipeline of equal
+    stages meets whatever its launch costs, and the stages' imbalance ((max - min) / mean
+    of their work), which bounds how far the bubble may miss it when the transfers between
+    stages are small against a stage's work (a transfer is work on both of its stages at
+    once, so the pipeline fills faster than the ideal assumes: the bubble falls below it)."""
+    step = max(t.makespan_fs for t in timelines)
+    per_stage: dict[int, list[tuple[int, int]]] = {}
+    for timeline, stage in zip(timelines, stages, strict=True):
+        work: Spans = []
+        compute: Spans = []
+        for i in timeline.intervals:
+            if i.unit == "event":
+                continue
+            start = i.end_fs - i.compute_fs if i.unit == "comm" else i.start_fs
+            own = (start, i.end_fs)
+            work += [(i.ready_fs, i.start_fs), own]
+            if i.unit in COMPUTE_UNITS:
+                compute.append(own)
+        per_stage.setdefault(stage, []).append((length(union(work)), length(union(compute))))
+    rows = []
+    for stage in sorted(per_stage):
+        n = len(per_stage[stage])
+        work_fs = sum(w for w, _ in per_stage[stage])
+        compute_fs = sum(c for _, c in per_stage[stage])
+        rows.append(
+            {
+                "stage": stage,
+                "work_us": us(work_fs) / n,
+                "bubble": 1 - work_fs / (n * step) if step else 0.0,
+                "idle": 1 - compute_fs / (n * step) if step else 0.0,
+            }
+        )
+    p, m = len(rows), micro_batches
+    return {
+        "stages": p,
+        "micro_batches": m,
+        "bubble": sum(r["bubble"] for r in rows) / p,
+        "ideal_bubble": (p - 1) / (m + p - 1),
+        "imbalance": _imbalance([r["work_us"] for r in rows]),
+        "per_stage": rows,
+    }
 
 
 def _rank_row(timeline: Timeline, c: _Cluster, step: int) -> dict[str, Any]:
@@ -490,6 +556,18 @@ def _rank_lines(extra: dict[str, Any]) -> list[str]:
     )
     for c in extra["collectives"]:
         lines.append(_collective_line(c))
+    if "pipeline" in extra:
+        pipe = extra["pipeline"]
+        lines.append(
+            f"pipeline: {_count(pipe['stages'], 'stage')}, "
+            f"{_count(pipe['micro_batches'], 'micro-batch', 'micro-batches')}: bubble "
+            f"{pipe['bubble']:.1%} (ideal {pipe['ideal_bubble']:.1%}), stage imbalance "
+            f"{pipe['imbalance']:.1%}; "
+            + ", ".join(
+                f"stage {r['stage']} bubble {r['bubble']:.1%} idle {r['idle']:.1%}"
+                for r in pipe["per_stage"]
+            )
+        )
     return lines
 
 

@@ -3,7 +3,8 @@ several ranks together (`run_ranks`).
 
 A run is: the device's memory checked (`check_capacity`: the peak (arguments, weights,
 the planned workspace) must fit in the profile's HBM, before anything is allocated; every
-rank of a multi-rank run), the inputs (checked, or seeded random ones),
+rank of a multi-rank run, whose collectives' buffers must also sit at one offset on every
+member: `check_symmetric`), the inputs (checked, or seeded random ones),
 the kernels' times on the device profile, the timeline (the discrete-event clock), the start
 order it implies, the report (makespan against its lower bound), the race checker's
 findings, and the numbers (the kernels in that start order), unless only the timing is
@@ -26,6 +27,7 @@ from ge_dialect.sim.program import ALLOC, INPUT, OUTPUT, VIEW, WEIGHT, Buffer, P
 from ge_dialect.sim.report import Report, make_ranks_report, make_report
 from ge_dialect.sim.timeline import Timeline
 from ge_dialect.sim.timing import (
+    Collective,
     kernel_times,
     lower_bound,
     match_collectives,
@@ -164,6 +166,43 @@ def check_capacity(program: Program, device: DeviceProfile, rank: int | None = N
     raise GeError(f"{where}: error: {message}" if where else f"error: {message}")
 
 
+def check_symmetric(programs: Sequence[Program], collectives: Sequence[Collective]) -> None:
+    """Refuses rank programs whose collectives' buffers are not at one offset on every
+    member (symmetric memory, as `plan-memory` lays out rank programs): for each operand of
+    each collective (a send's input and its receive's output are one), the byte offset in
+    the workspace of every member.  Operands that are not in a planned workspace on every
+    member (arguments, unplanned programs) are not compared.  One `GeError` located at the
+    collective names the operand, every member and its offset."""
+    for c in collectives:
+        tasks = {r: programs[r].tasks[i] for r, i in sorted(c.tasks.items())}
+        if c.kernel == "hcom_send":
+            operands = {r: (*t.inputs, *t.outputs)[:1] for r, t in tasks.items()}
+            names = ["the message"]
+        else:
+            operands = {r: (*t.inputs, *t.outputs) for r, t in tasks.items()}
+            lead = tasks[min(tasks)]
+            names = [f"input {i}" for i in range(len(lead.inputs))]
+            names += [f"output {j}" for j in range(len(lead.outputs))]
+        for k, name in enumerate(names):
+            at = {r: _workspace_offset(programs[r], ops[k]) for r, ops in operands.items()}
+            offsets = [o for o in at.values() if o is not None]
+            if len(offsets) < len(at) or len(set(offsets)) == 1:
+                continue
+            listed = ", ".join(f"rank {r} at {o:#x}" for r, o in at.items())
+            raise GeError(
+                f"{c.location}: error: symmetric memory: {name} of {c.kind} {c.seq} of group "
+                f"'{c.group}' ('{c.kernel}') is not at one offset on every member: {listed}"
+            )
+
+
+def _workspace_offset(program: Program, index: int) -> int | None:
+    """The byte offset of buffer `index` in the planned workspace (None: not planned)."""
+    buffer = program.buffers[index]
+    if not program.memory or program.buffers[buffer.root].kind != ALLOC:
+        return None
+    return buffer.offset
+
+
 def _piece_of(program: Program) -> dict[int, int]:
     """Buffer index -> the activation buffer its bytes belong to: in a planned program
     (`plan-memory`'s workspace) the planned buffer, a view of the workspace (a view of a
@@ -270,13 +309,17 @@ def run_ranks(
     check: bool = True,
     seed: int = 0,
     parts: Sequence[tuple[int, int]] | None = None,
+    stages: Sequence[int] | None = None,
+    micro_batches: int = 1,
 ) -> RanksResult:
     """Rank programs together on `topology`, all in one event loop; collectives meet across
     ranks at HCCL's cost and compute what the real ones would.  `inputs` are the whole
     model's (None: seeded random ones); rank r gets its slice of each input of `splits`
     (input name -> the dim split over ranks), the whole of the others; `parts` gives per
     rank (index, count) of its slice when it is not (r, ranks) (data parallel composed
-    with tensor parallel: the ranks of one tensor-parallel group share a slice)."""
+    with tensor parallel: the ranks of one tensor-parallel group share a slice); `stages`
+    (each rank's pipeline stage, of a step of `micro_batches`) adds the pipeline's bubble
+    to the report."""
     for r, p in enumerate(programs):
         check_capacity(p, device, r)
     n = len(programs)
@@ -296,6 +339,7 @@ def run_ranks(
         for index, count in part
     ]
     collectives = match_collectives(programs, topology)
+    check_symmetric(programs, collectives)
     times = rank_kernel_times(programs, device, collectives)
     timelines = simulate_ranks_time(programs, device, collectives, times)
     bounds = [lower_bound(p, device, t) for p, t in zip(programs, times, strict=True)]
@@ -315,7 +359,9 @@ def run_ranks(
         runs.append(
             SimResult(outputs[r], per_rank[r], p, orders[r], timelines[r], report, findings)
         )
-    report = make_ranks_report(timelines, bounds, device, times, collectives, topology.name)
+    report = make_ranks_report(
+        timelines, bounds, device, times, collectives, topology.name, stages, micro_batches
+    )
     # the model's outputs: rank 0's, or with pipeline stages the first rank holding outputs
     # (the last stage's)
     main = next((r for r, p in enumerate(programs) if p.outputs), 0)

@@ -492,9 +492,14 @@ def load_topology(path: str | os.PathLike[str] | None = None) -> Topology:
 def default_topology(ranks: int) -> Topology:
     """The shipped topology for `ranks` ranks: the 8-NPU server up to 8, the two-server
     cluster up to 16, the eight-server one (64 NPUs) above."""
+    return load_topology(default_topology_path(ranks))
+
+
+def default_topology_path(ranks: int) -> str:
+    """The file of `default_topology(ranks)`."""
     if ranks <= 8:
-        return load_topology(DEFAULT_TOPOLOGY)
-    return load_topology(CLUSTER_TOPOLOGY if ranks <= 16 else LARGE_TOPOLOGY)
+        return DEFAULT_TOPOLOGY
+    return CLUSTER_TOPOLOGY if ranks <= 16 else LARGE_TOPOLOGY
 
 
 def parse_topology(text: str, name: str = "<topology>") -> Topology:

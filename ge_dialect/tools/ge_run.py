@@ -5,7 +5,8 @@
            [--profile p.json]
            [--report text|json] [--trace t.json] [--timeline t.png] [--timing-only]
            [--compare-unoptimized] [--no-race-check] [--ranks N] [--topology t.json]
-           input.mlir|model.onnx
+           [--package DIR]
+           input.mlir|model.onnx|DIR
 
 Reads IR or an ONNX model as ge-opt does, compiles it with the default pipeline and runs the
 device program on the simulated NPU (its numbers and its timeline on the device profile),
@@ -17,7 +18,10 @@ PNG (its file must end in `.png`); `--timing-only` skips the kernels;
 shards the graph over N ranks (the `shard` pass, data-parallel unless a `--shard=...` flag
 says otherwise) and simulates every rank in one event loop on `--topology`
 (`api.simulate_ranks`): the report adds each rank's figures, the imbalance across ranks and
-every collective's HCCL algorithm and cost, the trace a process per rank.
+every collective's HCCL algorithm and cost, the trace a process per rank.  `--package DIR`
+writes the multi-rank run's per-rank package (`ge_dialect.sim.package`: each rank's program,
+groups, memory plan and trace, and a manifest), only when the run succeeds; an input that is
+a directory is such a package, run again on its topology and profile (the same report).
 
 The pipeline is `ge_dialect.api.DEFAULT_PIPELINE` unless pass flags or `-p` say otherwise:
 they replace the optimisation part, and `lower-to-device` and `plan-memory` are appended
@@ -153,6 +157,8 @@ class GeRunMain(GeOptMain):
         self.findings: list[str] = []  # the memory checker's, as error lines
         self.gears: list[tuple[str, dict[str, list[int]]]] = []  # (label, shapes) per gear
         self.onnx_bytes: bytes | None = None  # an ONNX model read from stdin
+        self.package_module: ModuleOp | None = None  # the input, when it is a package
+        self.package_files: dict[str, bytes] | None = None  # --package's, to write
         super().__init__(args)
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
@@ -230,6 +236,12 @@ class GeRunMain(GeOptMain):
             metavar="FILE",
             help="the cluster topology JSON of a multi-rank run (default: one 8-NPU Ascend "
             "910 server, two servers above 8 ranks)",
+        )
+        group.add_argument(
+            "--package",
+            metavar="DIR",
+            help="write the multi-rank run's per-rank package to DIR (each rank's program, "
+            "groups, memory plan and trace, and a manifest); `ge-run DIR` runs it again",
         )
         group.add_argument(
             "--gears",
@@ -437,6 +449,25 @@ class GeRunMain(GeOptMain):
 
     # ---- input ----------------------------------------------------------------------------
 
+    def prepare_input(self) -> tuple[list[tuple[IO[bytes], int]], str]:
+        """A directory is a package (`--package`): its rank programs are the input, run on
+        its topology and profile unless `--topology` or `--profile` say otherwise."""
+        path = self.args.input_file
+        if path is None or not os.path.isdir(path):
+            return super().prepare_input()
+        if self.args.input_shape or self.args.gears:
+            raise UsageError("--input-shape and --gears apply to ONNX input, not to a package")
+        module, topology, profile = api.load_package(path, self.ctx)
+        self.package_module = module
+        self.args.topology = self.args.topology or topology
+        self.args.profile = self.args.profile or profile
+        return [(BytesIO(b""), 0)], "mlir"
+
+    def parse_mlir(self, chunk: IO[bytes], line_offset: int) -> ModuleOp:
+        if self.package_module is not None:
+            return self.package_module
+        return super().parse_mlir(chunk, line_offset)
+
     def import_onnx(self, chunk: IO[bytes]) -> ModuleOp:
         if self.gears and self.args.input_file is None:  # imported again per gear
             self.onnx_bytes = chunk.read()
@@ -488,6 +519,14 @@ class GeRunMain(GeOptMain):
             self.pending.append((self.args.trace, "trace", text.encode()))
         if self.args.timeline is not None:
             self.pending.append((self.args.timeline, "timeline", self.draw(result)))
+        if self.args.package is not None:
+            if not isinstance(result, api.RanksResult):
+                raise UsageError(
+                    "--package needs a multi-rank run: --ranks N (or a sharded program)"
+                )
+            self.package_files = api.package(
+                result, prog, topology=self.args.topology, profile=self.args.profile
+            )
         report = result.report
         if self.args.report == "json":
             document: dict[str, Any] = {"outputs": outputs, "checks": checks, **report.to_json()}
@@ -660,6 +699,8 @@ class GeRunMain(GeOptMain):
         for path, what, data in self.pending:
             with writing(path, what):
                 replace_file(path, data)
+        if self.package_files is not None:
+            api.write_package(self.args.package, self.package_files)
 
 
 GEARS_REFUSE = {
@@ -669,6 +710,7 @@ GEARS_REFUSE = {
     "--check-numbers": "check",
     "--compare-unoptimized": "compare_unoptimized",
     "--ranks": "ranks",
+    "--package": "package",
 }
 """The flags `--gears` does not go with (by `args` name): they write or compare one run."""
 

@@ -46,10 +46,22 @@ In composed mode a block whose width (or query / key-value head count) tp does n
 is a located error naming the op; `ranks` not a multiple of tp * ep * pp is an option
 error.
 
-**Pipeline: pp=P** (with tp=T: ranks = P * T, rank = stage * T + t; not yet with data
-parallel): each function cut into P stages (`_stage_cuts`, `_pipeline`), the values
-crossing a cut sent and received in group "pp<t>", the last stage returning the outputs.
-`ep` and `micro-batches` are options already but refused (not implemented).
+**Pipeline: pp=P** (with tp=T and dp: ranks = P * dp * T, rank = (s * dp + d) * T + t):
+each function cut into P stages (`_stage_cuts`, `_pipeline`; after the batch is split
+over dp), the values crossing a cut sent and received in group "pp<d * T + t>", the last
+stage returning the outputs (all-gathered over dp, in group "dp<t>", there).
+With `micro-batches=m` the batch is cut into m micro-batches that each stage runs in
+turn, unrolled (GPipe's schedule: sr_tag i for micro-batch i), the last stage joining
+their outputs along dim 0; `ge.shard` adds `micro_batches`.
+
+**Expert parallel: ep=E** (ranks = pp * E * tp; not yet with data parallel): the layout
+is rank = ((s * dp + d) * ep + e) * tp + t; the ep group of (s, d, t) is "ep<k>",
+k = (s * dp + d) * tp + t, the tp groups "tp<(s * dp + d) * ep + e>"; `ge.shard` adds
+`ep` and `expert` (e).  Each MoE layer in `fuse-mlp`'s static form is split over its ep
+group (`transforms.shard.expert`): rank e keeps expert block e and token block e, a
+`ge.hcom_all_to_all` dispatches every token to every rank, another combines each token
+block's partial sums at its rank, and an all-gather gives every rank every token back;
+with tp each expert's MLP is split Megatron's way too, one all-reduce in "tp<i>".
 
 **mode=data**: the activations are split along dim 0, their batch (`_Batches`): rank r
 takes the r-th block of every input that carries the batch (a multiple of N), every value
@@ -92,7 +104,8 @@ from ge_dialect.utils.errors import OptionError
 from transforms import reports
 from transforms.common import refuse_assigned
 from transforms.options import check_literal_options
-from transforms.shard.data import _data_parallel
+from transforms.shard.data import _data_parallel, _gather_outputs
+from transforms.shard.expert import _expert_parallel
 from transforms.shard.pipeline import _pipeline, _stage_cuts
 from transforms.shard.tensor import _attention_parallel, _tensor_parallel
 
@@ -111,6 +124,7 @@ class ShardPass(ModulePass):
     STATISTICS: ClassVar[dict[str, str]] = {
         "rank-functions": "functions made, one per rank of each sharded function",
         "collectives": "ge.hcom_all_reduce and ge.hcom_all_gather ops inserted (all ranks)",
+        "moe-layers": "MoE layers split over the experts (ep; all ranks)",
     }
 
     ranks: int = 2
@@ -131,19 +145,18 @@ class ShardPass(ModulePass):
                     f"shard: {option.replace('_', '-')} must be at least {least}, "
                     f"got {getattr(self, option)}"
                 )
-        if self.ep > 1 or self.micro_batches > 1:
+        if self.micro_batches > 1 and self.pp == 1:
             raise OptionError(
-                "shard: ep and micro-batches are not implemented yet: tp, pp and data "
-                "parallel compose"
+                f"shard: micro-batches={self.micro_batches} needs pipeline stages (pp > 1)"
             )
         width = max(self.tp, 1) * self.ep * self.pp
         if self.ranks % width:
             raise OptionError(
                 f"shard: ranks={self.ranks} is not a multiple of tp * ep * pp = {width}"
             )
-        if self.pp > 1 and self.ranks != width:
+        if self.ep > 1 and self.ranks != width:
             raise OptionError(
-                f"shard: pp={self.pp} with data parallel (ranks={self.ranks} > tp * ep * pp "
+                f"shard: ep={self.ep} with data parallel (ranks={self.ranks} > tp * ep * pp "
                 f"= {width}) is not implemented yet"
             )
 
@@ -153,15 +166,21 @@ class ShardPass(ModulePass):
         return self.tp > 0 or self.ep > 1 or self.pp > 1
 
     def layout(self, rank: int) -> tuple[int, int, int, int, int]:
-        """(tp, t, dp, d, s) of `rank`: rank = (s * dp + d) * tp + t (tp innermost, then
-        data parallel, pipeline stages outermost: Megatron's order)."""
+        """(tp, t, dp, d, s) of `rank`: rank = ((s * dp + d) * ep + e) * tp + t (tp
+        innermost, then the expert block e (`expert`), data parallel, pipeline stages
+        outermost: Megatron's order)."""
         if not self.composed:
             if self.mode == "tensor":
                 return self.ranks, rank, 1, 0, 0
             return 1, 0, self.ranks, rank, 0
         tp = max(self.tp, 1)
-        dp = self.ranks // (tp * self.pp)
-        return tp, rank % tp, dp, rank // tp % dp, rank // (tp * dp)
+        dp = self.ranks // (tp * self.ep * self.pp)
+        inner = tp * self.ep
+        return tp, rank % tp, dp, rank // inner % dp, rank // (inner * dp)
+
+    def expert(self, rank: int) -> int:
+        """The expert block e that `rank` holds (see `layout`)."""
+        return rank // max(self.tp, 1) % self.ep
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         refuse_assigned(op, self.name)
@@ -173,6 +192,7 @@ class ShardPass(ModulePass):
             and "npu.program" not in f.attributes
             and not f.is_declaration
         ]
+        moe = 0
         for fn in functions:
             anchor: Operation = fn
             for r in range(self.ranks):
@@ -182,17 +202,26 @@ class ShardPass(ModulePass):
                 tp, t, dp, d, stage = self.layout(r)
                 # legacy modes name their one group "tp" / "dp"; composed ones number the
                 # group instances: tp group d holds ranks d*tp .. d*tp+tp-1, dp group t the
-                # ranks t, t+tp, ...; pp group t the stages' ranks t, t+tp, ... (dp = 1)
+                # ranks t, t+tp, ... (of the last stage with pp); pp group (d*ep + e)*tp + t
+                # the stages' ranks of (d, e, t)
                 tp_group, dp_group = (f"tp{d}", f"dp{t}") if self.composed else ("tp", "dp")
+                e = self.expert(r)  # (ep group k: the ranks of one (s, d, t), k = (s*dp+d)*tp+t)
                 if self.composed:
-                    tp_group = f"tp{stage * dp + d}"
-                if self.pp > 1:
-                    _pipeline(clone, stage, self.pp, f"pp{t}")
-                if dp > 1:  # (first: the batch analysis sees no tensor-parallel collective)
-                    split = _data_parallel(clone, dp, dp_group)
+                    tp_group = f"tp{(stage * dp + d) * self.ep + e}"
+                outputs = list(clone.function_type.outputs.data)
+                if dp > 1:  # (first: the batch analysis sees no collective)
+                    split = _data_parallel(clone, dp, dp_group, gather=self.pp == 1)
+                if self.pp > 1:  # (pp group of (d, e, t); its last stage gathers over dp)
+                    pp_group = f"pp{(d * self.ep + e) * tp + t}"
+                    _pipeline(clone, stage, self.pp, pp_group, self.micro_batches)
+                    if dp > 1 and stage == self.pp - 1:
+                        _gather_outputs(clone, outputs, dp, dp_group)
                 if tp > 1:
                     _attention_parallel(clone, t, tp, tp_group, self.composed)
                     _tensor_parallel(clone, t, tp, tp_group, strict=self.composed)
+                if self.ep > 1:
+                    ep_group = f"ep{(stage * dp + d) * tp + t}"
+                    moe += _expert_parallel(clone, e, self.ep, ep_group, t, tp, tp_group)
                 attrs = {
                     "rank": IntegerAttr(r, i64),
                     "ranks": IntegerAttr(self.ranks, i64),
@@ -210,6 +239,10 @@ class ShardPass(ModulePass):
                         "pp": IntegerAttr(self.pp, i64),
                         "stage": IntegerAttr(stage, i64),
                     }
+                if self.ep > 1:
+                    attrs |= {"ep": IntegerAttr(self.ep, i64), "expert": IntegerAttr(e, i64)}
+                if self.pp > 1:
+                    attrs["micro_batches"] = IntegerAttr(self.micro_batches, i64)
                 clone.attributes[SHARD] = DictionaryAttr(attrs)
                 Rewriter.insert_op(clone, InsertPoint.after(anchor))
                 anchor = clone
@@ -222,6 +255,8 @@ class ShardPass(ModulePass):
         )
         reports.count(op, self.name, "rank-functions", len(made))
         reports.count(op, self.name, "collectives", collectives)
+        if self.ep > 1:
+            reports.count(op, self.name, "moe-layers", moe)
 
 
 __all__ = ["SHARD", "ShardPass", "_stage_cuts"]

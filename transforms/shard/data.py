@@ -3,19 +3,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ge_dialect.ir.dialects import ge, stream
 from ge_dialect.utils.errors import op_error
-from transforms.shard.common import (
-    _retype,
-    _with_shape,
-)
+from transforms.shard.common import _retype
 
 
 class _Batches:
@@ -218,12 +216,16 @@ def _along(value: SSAValue, op: Operation) -> bool:
     return dim is not None and all(_dim0(r) == dim for r in op.results)
 
 
-def _plan(fn: func.FuncOp, n: int) -> tuple[list[SSAValue], dict[str, int]]:
+def _plan(
+    fn: func.FuncOp, n: int, parts: str = "", why: str = "mode=data"
+) -> tuple[list[SSAValue], dict[str, int]]:
     """The values of `fn` to split over `n` ranks (arguments, then results in block order)
     and the split inputs by name; refuses (a located error) an input whose batch is not a
-    multiple of `n` and an op that would mix a split batch."""
+    multiple of `n` and an op that would mix a split batch.  The errors name the `n` parts
+    (`parts`, by default `ranks=n`) and say `why` the batch is split."""
     from ge_dialect.ir.interpreter import io_names
 
+    parts = parts or f"ranks={n}"
     batches = _relate(fn)
     names, _ = io_names(fn)
     args = fn.body.block.args
@@ -238,49 +240,56 @@ def _plan(fn: func.FuncOp, n: int) -> tuple[list[SSAValue], dict[str, int]]:
         if batch % n:
             raise op_error(
                 fn,
-                f"--shard: input '{name}' has batch {batch}, not a multiple of ranks={n} "
-                "(mode=data)",
+                f"--shard: input '{name}' has batch {batch}, not a multiple of {parts} ({why})",
             )
         split[name] = 0
-    for op, value, why in batches.mixing:
+    for op, value, mixes in batches.mixing:
         if batches.is_split(value):
             name = first_input[batches.find(value)]  # (a split set holds an input)
             raise op_error(
-                op, f"--shard: cannot split input '{name}' along the batch: {why} (mode=data)"
+                op, f"--shard: cannot split input '{name}' along the batch: {mixes} ({why})"
             )
     values: list[SSAValue] = [a for a in args if batches.is_split(a)]
     values += [r for op in fn.body.block.ops for r in op.results if batches.is_split(r)]
     return values, split
 
 
-def _data_parallel(fn: func.FuncOp, n: int, group: str = "dp") -> dict[str, int]:
+def _data_parallel(
+    fn: func.FuncOp, n: int, group: str = "dp", gather: bool = True
+) -> dict[str, int]:
     """Splits the batch of `fn`'s activations over `n` ranks (`_plan`), all-gathers the
-    split results it returns, and gives the split inputs by name."""
+    split results it returns (unless not `gather`: pipeline stages gather them on the last
+    stage, `_gather_outputs`), and gives the split inputs by name."""
     if len(fn.body.blocks) != 1:
         raise op_error(
             fn,
             f"has {len(fn.body.blocks)} blocks: --shard handles function bodies of one block "
             "only (mode=data)",
         )
+    outputs = list(fn.function_type.outputs.data)
     values, split = _plan(fn, n)
-    now_split = set()
     for value in values:
         t = value.type
         assert isinstance(t, TensorType)
         shape = list(t.get_shape())
-        now_split.add(_retype(value, [shape[0] // n, *shape[1:]]))
+        _retype(value, [shape[0] // n, *shape[1:]])
+    if gather:
+        _gather_outputs(fn, outputs, n, group)
+    fn.update_function_type()
+    return split
+
+
+def _gather_outputs(fn: func.FuncOp, outputs: Sequence[Attribute], n: int, group: str) -> None:
+    """All-gathers (`ge.hcom_all_gather` over the `n` ranks of `group`) each value `fn`
+    returns whose type is not its whole output's (`outputs`, the types before the split):
+    the rank's slice of the batch."""
     ret = fn.body.block.last_op
     assert isinstance(ret, func.ReturnOp)
-    for i, value in enumerate(list(ret.operands)):
-        if value not in now_split:
+    for i, (value, whole) in enumerate(zip(list(ret.operands), outputs, strict=True)):
+        if value.type == whole:
             continue
-        t = value.type
-        assert isinstance(t, TensorType)
-        shape = list(t.get_shape())
-        whole = _with_shape(t, [shape[0] * n, *shape[1:]])
         gather = ge.HcomAllGatherOp(value, group, n, whole)
         gather.location = ret.location
         Rewriter.insert_op(gather, InsertPoint.before(ret))
         ret.operands[i] = gather.output
     fn.update_function_type()
-    return split

@@ -194,6 +194,49 @@ def test_ge_type_names(name, expected):
     assert ge_type(fake) == expected  # type: ignore[arg-type]
 
 
+COLLECTIVES = """
+func.func @f(%x: tensor<4x4xf16>) -> (tensor<1x4xf16>, tensor<1x16xf16>, tensor<3x4xf16>,
+    tensor<4x4xf16>, tensor<4x4xf16>) {
+  %rs = ge.hcom_reduce_scatter %x reduction sum group "tp" rank_size 4
+    : tensor<4x4xf16> -> tensor<1x4xf16>
+  %a2a = ge.hcom_all_to_all %x split_dim 0 concat_dim 1 group "ep" rank_size 4
+    : tensor<4x4xf16> -> tensor<1x16xf16>
+  %a2av = ge.hcom_all_to_all %x split_dim 0 concat_dim 0 group "ep" rank_size 2
+    send_counts [1, 3] recv_counts [1, 2] : tensor<4x4xf16> -> tensor<3x4xf16>
+  %bc = ge.hcom_broadcast %x root 1 group "g" rank_size 2 : tensor<4x4xf16>
+  ge.hcom_send %x dest_rank 1 sr_tag 3 group "pp" rank_size 2 : tensor<4x4xf16>
+  %r = ge.hcom_receive src_rank 1 sr_tag 3 group "pp" rank_size 2 : tensor<4x4xf16>
+  func.return %rs, %a2a, %a2av, %bc, %r
+    : tensor<1x4xf16>, tensor<1x16xf16>, tensor<3x4xf16>, tensor<4x4xf16>, tensor<4x4xf16>
+}
+"""
+
+
+def test_collectives_have_ge_types_and_attributes(ge_ir):
+    """HCCL's collectives beyond all-reduce and all-gather, as GE names them (hcom_ops.h):
+    an all-to-all with counts is `HcomAllToAllV`; their properties are attributes."""
+    graph = graph_of(ge_ir, COLLECTIVES)
+    nodes = [op for op in graph.op if op.type.startswith("Hcom")]
+    assert [op.type for op in nodes] == [
+        "HcomReduceScatter",
+        "HcomAllToAll",
+        "HcomAllToAllV",
+        "HcomBroadcast",
+        "HcomSend",
+        "HcomReceive",
+    ]
+    rs, a2a, a2av, bc, send, recv = nodes
+    assert rs.attr["reduction"].s == b"sum" and rs.attr["rank_size"].i == 4
+    assert (a2a.attr["split_dim"].i, a2a.attr["concat_dim"].i) == (0, 1)
+    assert list(a2av.attr["send_counts"].list.i) == [1, 3]
+    assert list(a2av.attr["recv_counts"].list.i) == [1, 2]
+    assert bc.attr["root"].i == 1 and bc.attr["group"].s == b"g"
+    assert (send.attr["dest_rank"].i, send.attr["sr_tag"].i) == (1, 3)
+    assert len(send.output_desc) == 0
+    assert (recv.attr["src_rank"].i, recv.attr["sr_tag"].i) == (1, 3)
+    assert list(recv.input) == []
+
+
 def test_matmul_type_by_rank():
     source = """
 func.func @f(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>) -> tensor<2x3x5xf32> {

@@ -358,6 +358,7 @@ ACCEPTED = {
     ],
     "--no-race-check": ["{relu}", "--no-race-check"],
     "--no-check": ["{relu}", "--no-check"],
+    "--package": ["{relu}", "--ranks", "2", "--package", "{tmp}/package"],
 }
 """Every flag `ge-run --help` lists (but -h, -v and the pass flags, which are ge-opt's) with a
 run that takes it."""
