@@ -222,6 +222,18 @@ def test_two_decoder_layers_pp2_ep2_match_single_device():
     assert_close(result.outputs["y"], ref["y"], F32)
 
 
+def test_sixteen_ranks_tp2_ep4_pp2_match_single_device():
+    """All three composed (`--shard=ranks=16,tp=2,ep=4,pp=2`): two decoder layers, one a
+    stage, attention split by heads over tp, the MoE's experts over ep."""
+    module, inputs = decoder_layer(layers=2)
+    ref = api.reference(module, inputs)
+    fns = rank_functions(module, "ranks=16 tp=2 ep=4 pp=2")
+    assert len(fns) == 16
+    assert {c[0] for c in collectives(fns[0])} >= {"ge.hcom_all_to_all", "ge.hcom_all_reduce"}
+    result = simulate(module, "ranks=16 tp=2 ep=4 pp=2", inputs)
+    assert_close(result.outputs["y"], ref["y"], F32)
+
+
 @pytest.mark.parametrize(
     ("build", "options", "message"),
     [
