@@ -284,9 +284,7 @@ def test_hf_mixtral_layer_ep4_tp2_matches_eager():
     every rank's output equals eager PyTorch's."""
     import torch
     import transformers
-
-    from ge_dialect.frontend.static_moe import static_moe
-    from ge_dialect.frontend.torch_import import import_torch
+    from helpers.hf_layers import fused_hf_layer
 
     torch.manual_seed(0)
     config = transformers.MixtralConfig(
@@ -294,22 +292,9 @@ def test_hf_mixtral_layer_ep4_tp2_matches_eager():
         num_key_value_heads=2, num_local_experts=4, num_experts_per_tok=2, vocab_size=64,
         max_position_embeddings=16, attn_implementation="eager",
     )  # fmt: skip
-    model = transformers.MixtralModel(config).eval()
-
-    class Layer(torch.nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.model = model
-
-        def forward(self, embeds):
-            return self.model(inputs_embeds=embeds, use_cache=False)[0]
-
-    embeds = torch.randn(1, 8, 32)
-    with torch.no_grad():
-        expected = Layer().eval()(embeds).numpy()
-    assert static_moe(model) == 1
-    module = import_torch(Layer().eval(), (embeds,))
-    api.compile(module, "canonicalize,cse,fuse-attention,fuse-mlp,canonicalize,cse")
+    module, embeds, expected = fused_hf_layer(
+        transformers.MixtralModel(config).eval(), 32, static=True
+    )
     for fn in rank_functions(module, "ranks=8 ep=4 tp=2"):
         kinds = [(name, group[:2]) for name, group, *_ in collectives(fn)]
         assert kinds.count(("ge.hcom_all_to_all", "ep")) == 2

@@ -205,8 +205,7 @@ def test_hf_llama_after_fusions_tensor_parallel_matches_eager():
     ranks' outputs equal eager PyTorch's."""
     import torch
     import transformers
-
-    from ge_dialect.frontend.torch_import import import_torch
+    from helpers.hf_layers import fused_hf_layer
 
     torch.manual_seed(0)
     config = transformers.LlamaConfig(
@@ -214,21 +213,7 @@ def test_hf_llama_after_fusions_tensor_parallel_matches_eager():
         num_key_value_heads=2, vocab_size=64, max_position_embeddings=16,
         attn_implementation="eager",
     )  # fmt: skip
-    model = transformers.LlamaModel(config).eval()
-
-    class Layer(torch.nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.model = model
-
-        def forward(self, embeds):
-            return self.model(inputs_embeds=embeds, use_cache=False)[0]
-
-    embeds = torch.randn(1, 8, 32)
-    with torch.no_grad():
-        expected = Layer().eval()(embeds).numpy()
-    module = import_torch(Layer().eval(), (embeds,))
-    api.compile(module, "canonicalize,cse,fuse-attention,fuse-mlp,canonicalize,cse")
+    module, embeds, expected = fused_hf_layer(transformers.LlamaModel(config).eval(), 32)
     for rank in rank_functions(module, "ranks=2 tp=2"):
         assert sum(isinstance(o, ge.HcomAllReduceOp) for o in rank.walk()) == 2
         (fa,) = [o for o in rank.walk() if isinstance(o, ge.FlashAttentionOp)]
