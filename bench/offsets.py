@@ -26,18 +26,34 @@ The families, at 1k and 10k buffers:
 - `layers`: a network-like sequence (an activation per step living 1 to 3 steps, skip
   connections living 10 to 60 steps, workspaces living 1 step).
 
-    python bench/offsets.py [--sizes 1000 10000] [--repeat 3] [--seed 0]
+The `exact` column runs `offset_search.minimise_peak` after `assign_offsets` (its
+placement as the start, `max_live` as the bound, `--budget` search nodes) and `time s` is
+the search's own time; `optimal` says whether its peak is proven optimal.
+
+`--minimalloc DIR` runs MiniMalloc's benchmark instead: every `*.csv` in DIR (columns id,
+lower, upper, size; lifespans half-open; the capacity is the number in the file name
+`NAME.CAPACITY.csv`, or `--capacity`), e.g. the 11 "challenging" instances bundled in
+bench/data/minimalloc.  Per instance it prints the buffers, `assign_offsets`' peak over
+the capacity and time, and the exact search's answer at the capacity (found, infeasible,
+or budget spent) with its peak over the capacity and time, then how many fit.
+
+    python bench/offsets.py [--sizes 1000 10000] [--repeat 3] [--seed 0] [--budget 20000]
+    python bench/offsets.py --minimalloc bench/data/minimalloc [--budget 200000]
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
+import sys
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 
 import numpy as np
-from timer import measure
+from timer import measure, stopwatch
 
+from ge_dialect.utils.offset_search import minimise_peak, search_offsets
 from ge_dialect.utils.offsets import assign_offsets, best_fit, interval_conflicts, max_live
 
 ALIGN = 512
@@ -157,17 +173,71 @@ FAMILIES: dict[str, Callable[[np.random.Generator, int], Instance]] = {
 }
 
 
+def read_minimalloc(path: Path) -> Instance:
+    """Sizes and half-open lifespans [lower, upper) of a MiniMalloc CSV (id, lower, upper,
+    size; any column order)."""
+    with path.open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    missing = {"lower", "upper", "size"} - set(rows[0] if rows else ())
+    if missing:
+        raise SystemExit(f"{path}: error: missing columns {', '.join(sorted(missing))}")
+    sizes = [int(r["size"]) for r in rows]
+    return sizes, [(int(r["lower"]), int(r["upper"])) for r in rows]
+
+
+def minimalloc(folder: Path, capacity: int | None, budget: int) -> None:
+    """The MiniMalloc benchmark: heuristic and exact search at each instance's capacity."""
+    files = sorted(folder.glob("*.csv"))
+    if not files:
+        raise SystemExit(f"{folder}: error: no *.csv instances")
+    print(
+        f"{'instance':<22}{'n':>5}{'capacity':>10}{'assign':>9}{'time s':>8}"
+        f"{'search':>12}{'peak':>9}{'time s':>8}"
+    )
+    fits = 0
+    for path in files:
+        cap = capacity if capacity is not None else int(path.name.split(".")[-2])
+        sizes, intervals = read_minimalloc(path)
+        conflicts = interval_conflicts(intervals)
+        with stopwatch() as t_as:
+            placed = assign_offsets(sizes, conflicts)
+        with stopwatch() as t_search:
+            status, offsets = search_offsets(
+                sizes, conflicts, cap, budget=budget, intervals=intervals
+            )
+        if offsets is not None:
+            peak = max((o + s for o, s in zip(offsets, sizes, strict=True) if s), default=0)
+            fits += 1
+            shown = f"{peak / cap:.4f}"
+        else:
+            shown = "-"
+        print(
+            f"{path.name:<22}{len(sizes):>5}{cap:>10}{placed.peak / cap:>9.4f}"
+            f"{t_as.seconds:>8.2f}{status:>12}{shown:>9}{t_search.seconds:>8.2f}"
+        )
+        sys.stdout.flush()
+    print(f"within the capacity: {fits} of {len(files)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--budget", type=int, default=None, help="exact search nodes")
+    parser.add_argument("--minimalloc", type=Path, help="a folder of MiniMalloc CSV instances")
+    parser.add_argument("--capacity", type=int, help="MiniMalloc: instead of the file names'")
     args = parser.parse_args()
+    if args.minimalloc is not None:
+        minimalloc(args.minimalloc, args.capacity, args.budget or 200_000)
+        return
+    budget = args.budget or 20_000
     print(
         f"{'instance':<18}{'n':>7}{'conflicts':>10}{'max_live MiB':>14}"
         f"{'best-fit':>10}{'time s':>8}{'assign':>9}{'time s':>8}{'+bound':>8}{'gain':>8}"
+        f"{'exact':>9}{'time s':>8}{'optimal':>8}"
     )
-    totals: dict[str, list[float]] = {"bf": [], "as": []}
+    totals: dict[str, list[float]] = {"bf": [], "as": [], "ex": []}
     for n in args.sizes:
         for name, make in FAMILIES.items():
             rng = np.random.default_rng([args.seed, n, len(name)])
@@ -179,20 +249,35 @@ def main() -> None:
             t_as, placed = measure(partial(assign_offsets, sizes, conflicts, ALIGN), args.repeat)
             with_bound = partial(assign_offsets, sizes, conflicts, ALIGN, lower_bound=bound)
             t_lb, _ = measure(with_bound, args.repeat)
+            with stopwatch() as t_ex:
+                outcome = minimise_peak(
+                    sizes,
+                    conflicts,
+                    ALIGN,
+                    start_offsets=placed.offsets,
+                    lower_bound=bound,
+                    budget=budget,
+                    intervals=intervals,
+                )
             r_bf, r_as = plain.peak / bound, placed.peak / bound
+            r_ex = outcome.placement.peak / bound
             totals["bf"].append(r_bf)
             totals["as"].append(r_as)
+            totals["ex"].append(r_ex)
             print(
                 f"{name:<18}{len(sizes):>7}{pairs:>10}{bound / 2**20:>14.1f}"
                 f"{r_bf:>10.4f}{t_bf:>8.3f}{r_as:>9.4f}{t_as:>8.3f}{t_lb:>8.3f}"
                 f"{100 * (1 - placed.peak / plain.peak):>7.2f}%"
+                f"{r_ex:>9.4f}{t_ex.seconds:>8.2f}{'yes' if outcome.proven else 'no':>8}"
             )
+            sys.stdout.flush()
     gm = {k: float(np.exp(np.mean(np.log(v)))) for k, v in totals.items()}
     exact = {k: sum(r == 1.0 for r in v) for k, v in totals.items()}
     print(
         f"peak / max_live, geometric mean (max): best-fit {gm['bf']:.4f} ({max(totals['bf']):.4f}),"
-        f" assign {gm['as']:.4f} ({max(totals['as']):.4f}); at the bound on"
-        f" {exact['bf']} and {exact['as']} of {len(totals['bf'])} instances"
+        f" assign {gm['as']:.4f} ({max(totals['as']):.4f}), exact {gm['ex']:.4f}"
+        f" ({max(totals['ex']):.4f}); at the bound on {exact['bf']}, {exact['as']} and"
+        f" {exact['ex']} of {len(totals['bf'])} instances"
     )
 
 

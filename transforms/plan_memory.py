@@ -84,6 +84,7 @@ from xdsl.passes import ModulePass
 from ge_dialect.ir.dialects import npu
 from ge_dialect.utils.antichain import max_weight_antichain
 from ge_dialect.utils.errors import OptionError, op_error
+from ge_dialect.utils.offset_search import Outcome, minimise_peak
 from ge_dialect.utils.offsets import assign_offsets, max_live
 from ge_dialect.utils.task_order import (
     COPY,
@@ -131,6 +132,8 @@ IN_PLACE_KERNELS = frozenset(
 take an input's bytes."""
 
 MEMORY = "npu.memory"
+SEARCH_BUDGET = 20_000
+"""Default exact-search nodes per program (see the module docstring)."""
 SHARD = "ge.shard"
 
 CommKey = tuple[str, int, int, int, int, int, int]
@@ -233,11 +236,13 @@ class _Planner:
         fn: func.FuncOp,
         alignment: int,
         in_place: bool,
+        budget: int,
         comm: _CommRegion | None = None,
     ):
         self.fn = fn
         self.alignment = alignment
         self.in_place = in_place
+        self.budget = budget  # exact search nodes (0: the heuristic only)
         self.comm = comm  # rank programs: the communication region's layout
         self.buffers = self.reused = self.merged = 0  # the pass statistics
 
@@ -262,12 +267,10 @@ class _Planner:
         ordered = self._ordered(*_frontiers(slots, life))
         stream_bound, _ = max_weight_antichain(sizes, _edges(ordered))
         if self.comm is None:
-            placement = assign_offsets(
-                sizes, _conflicts(ordered), self.alignment, lower_bound=stream_bound
-            )
-            offsets, peak = placement.offsets, placement.peak
+            placed = self._place(sizes, ordered, stream_bound)
+            offsets, peak = placed.placement.offsets, placed.placement.peak
         else:
-            offsets, peak = self._place_after_region(slots, ordered, fixed)
+            offsets, peak, placed = self._place_after_region(slots, ordered, fixed)
         no_reuse = sum(_aligned(_buffer_bytes(a), self.alignment) for a in allocs)
         self._rewrite(slots, offsets, peak)
         self.buffers = sum(len(s.allocs) for s in slots)
@@ -279,6 +282,7 @@ class _Planner:
             "sequential_bound": max_live(sizes, _spans(slots), self.alignment),
             "stream_bound": stream_bound,
             "buffers": self.buffers,
+            "optimal": int(placed.proven),
         }
         if self.comm is not None:
             figures |= {"comm_offset": 0, "comm_bytes": self.comm.size}
@@ -313,7 +317,7 @@ class _Planner:
 
     def _place_after_region(
         self, slots: list[_Slot], ordered: np.ndarray, fixed: dict[npu.AllocOp, int]
-    ) -> tuple[list[int], int]:
+    ) -> tuple[list[int], int, Outcome]:
         """Offsets and peak with the communication region first: the collectives' buffers
         at their slots' offsets (`fixed`), the others planned after the region."""
         assert self.comm is not None
@@ -321,11 +325,27 @@ class _Planner:
         sub = ordered[np.ix_(rest, rest)]
         sizes = [slots[i].size for i in rest]
         bound, _ = max_weight_antichain(sizes, _edges(sub))
-        placement = assign_offsets(sizes, _conflicts(sub), self.alignment, lower_bound=bound)
+        placed = self._place(sizes, sub, bound)
         offsets = [fixed.get(slot.allocs[0], 0) for slot in slots]
-        for i, offset in zip(rest, placement.offsets, strict=True):
+        for i, offset in zip(rest, placed.placement.offsets, strict=True):
             offsets[i] = self.comm.size + offset
-        return offsets, self.comm.size + placement.peak
+        return offsets, self.comm.size + placed.placement.peak, placed
+
+    def _place(self, sizes: list[int], ordered: np.ndarray, bound: int) -> Outcome:
+        """Offsets by the heuristic, then (with a budget) by the exact search towards
+        `bound`, the stream-aware bound; whether the peak is proven optimal."""
+        conflicts = _conflicts(ordered)
+        placement = assign_offsets(sizes, conflicts, self.alignment, lower_bound=bound)
+        if placement.peak <= bound or not self.budget:
+            return Outcome(placement, placement.peak <= bound, bound, 0)
+        return minimise_peak(
+            sizes,
+            conflicts,
+            self.alignment,
+            start_offsets=placement.offsets,
+            lower_bound=bound,
+            budget=self.budget,
+        )
 
     @staticmethod
     def _ordered(frontier: np.ndarray, writer: np.ndarray) -> np.ndarray:
@@ -583,12 +603,18 @@ class PlanMemoryPass(ModulePass):
 
     alignment: int = 512
     in_place: bool = True
+    search: str = "exact"
+    budget: int = SEARCH_BUDGET
 
     def __post_init__(self) -> None:
         if self.alignment < 1 or self.alignment & (self.alignment - 1):
             raise OptionError(
                 f"plan-memory: alignment must be a power of two, got {self.alignment}"
             )
+        if self.search not in ("none", "exact"):
+            raise OptionError(f"plan-memory: search must be none or exact, got '{self.search}'")
+        if self.budget < 0:
+            raise OptionError(f"plan-memory: budget must be >= 0, got {self.budget}")
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         counts = dict.fromkeys(self.STATISTICS, 0)
@@ -603,7 +629,8 @@ class PlanMemoryPass(ModulePass):
         comm = _CommRegion(ranked, self.alignment) if ranked else None
         for fn in todo:
             region = comm if _rank(fn) is not None else None
-            planner = _Planner(fn, self.alignment, self.in_place, region)
+            budget = self.budget if self.search == "exact" else 0
+            planner = _Planner(fn, self.alignment, self.in_place, budget, region)
             planner.run()
             counts["buffers"] += planner.buffers
             counts["buffers-reused"] += planner.reused

@@ -309,6 +309,11 @@ OPTION_HELP: dict[str, dict[str, str]] = {
         "alignment": "bytes every buffer's size and offset are rounded to (GE: 512)",
         "in-place": "let an elementwise launch write into its input's bytes where that input "
         "dies there and no other stream still reads it",
+        "search": "exact: after the heuristic, a branch-and-bound search lowers the peak "
+        "towards the stream-aware bound and proves it optimal where it can; none: the "
+        "heuristic's placement",
+        "budget": "search nodes the exact search may spend per program (deterministic work, "
+        "not time)",
     },
     "assign-streams": {
         "mode": "labels: ops of one stream.label share a stream, the others run on stream 0; "

@@ -2,39 +2,43 @@
 
 `search_offsets(sizes, conflicts, capacity, alignment, budget=)` finds offsets (multiples of
 `alignment`) such that conflicting buffers never share a byte and every aligned buffer ends
-at or below `capacity`, or proves that none exist.  `minimise_peak` walks the capacity down
-from a known placement (by default the heuristic `offsets.assign_offsets`) and returns the
-best placement found and whether it is proven optimal.  The input conventions are those of
-`offsets.py` (general conflict lists, made symmetric; sizes rounded up to `alignment`; empty
-buffers at offset 0 conflicting with nothing); the work is done in units of `alignment`.
+at or below `capacity`, or proves that none exist.  `minimise_peak` lowers the capacity from
+a known placement (by default the heuristic `offsets.assign_offsets`) towards a lower bound
+and returns the best placement found and whether it is proven optimal.  The input
+conventions are those of `offsets.py` (general conflict lists, made symmetric; sizes rounded
+up to `alignment`; empty buffers at offset 0 conflicting with nothing); the work is done in
+units of `alignment`.
 
-Algorithm (the ideas of MiniMalloc, Moffitt 2023, re-derived here).
+Algorithm: MiniMalloc's (Moffitt, ASPLOS 2023), re-derived for general conflict graphs.
+
+*Sections* are cliques of the conflict graph: buffers that are pairwise live together.  For
+buffers over step intervals (`interval_sections`) they are the steps between consecutive
+interval ends, in step order, so every buffer spans a contiguous run of them; otherwise a
+maximal clique is grown greedily around every buffer (unordered).
 
 1. Canonical solutions.  Any valid placement can be compacted: while some buffer can move
-   to a lower offset without an overlap, move it.  In a compacted placement every buffer
-   sits at 0 or exactly on top of a conflicting buffer.  Taking its buffers by increasing
-   offset, each one's offset is therefore its *floor*, the highest end among the conflicting
-   buffers already taken (all those below it were taken before it).  So the search places
-   buffers one at a time, each at its floor, with offsets never decreasing: a node is the
-   set of placed buffers and the *level* (the last offset used); a child picks any unplaced
-   buffer and puts it at max(floor, level).  Children are tried lowest offset first (then
-   largest first), so the buffers at the minimal offset, MiniMalloc's canonical choice,
-   come first.  This enumerates every compacted placement, hence finds one if any exists.
-2. Spatial inference (pruning).  A node dies when some unplaced buffer, at
-   max(floor, level), would end above the capacity; or when, for some clique of the
-   conflict graph (a maximal clique grown greedily around every buffer, largest neighbours
-   first: a cheap stand-in for the live sets of time points), the unplaced members plus the
-   parts of placed members above the level need more than capacity - level: the members
-   are pairwise disjoint and every unplaced one goes at or above the level.
-3. Dominance.  The future of a node depends only on which buffers are placed and on the
-   effective floors max(floor, level) of the others (an unplaced buffer at or above its
-   floor avoids every placed neighbour).  Nodes proven dead are memoised by that key and
-   never expanded twice.
+   down without an overlap, move it.  Then every buffer sits at its *floor*, the highest end
+   among the conflicting buffers below it.  The search builds placements in increasing
+   (offset, rank) order, rank being a static preorder of the buffers: a child puts an
+   unplaced buffer exactly at its current floor, which may be neither below the last offset
+   used nor, at that same offset, of a lower rank.  Every compacted placement is built
+   exactly once this way, so the search is complete.
+2. Dominance.  A buffer whose floor is at or above some unplaced buffer's floor + size is
+   never placed next: that buffer would then fit below it and stay movable (no compacted
+   placement has that gap).  After a buffer with no unplaced neighbour fails, its siblings
+   fail too (nothing above it depends on it), so they are not tried.
+3. Section inference.  The unplaced members of a section are pairwise disjoint and lie above
+   the section's placed members and above the last offset used: a node dies when, for some
+   section, that floor plus their total size exceeds the capacity.
+4. Decomposition (step-ordered sections).  When no unplaced buffer spans the boundary
+   between two sections any more, the unplaced buffers on either side no longer interact:
+   each side is solved on its own.
+5. Round robin over three preorders (width, area, total section size), each with a node
+   limit that doubles, as MiniMalloc does: a bad order is abandoned early.
 
-The budget counts expanded nodes (deterministic, not time); `search_offsets` returns
-("found", offsets), ("infeasible", None) or ("budget", None).  The search is depth-first
-with an explicit stack; a node costs O(buffers + clique sizes), so proofs are practical for
-tens of buffers, and larger instances mostly end in "budget".
+The budget counts search nodes over all tries (deterministic, not time).  `search_offsets`
+returns ("found", offsets), ("infeasible", None) or ("budget", None).  The recursion is as
+deep as the number of buffers; the limit is raised for the call.
 
     search_offsets([2, 2, 1], [[1], [0, 2], [1]], capacity=4)   # ("found", [0, 2, 0])
     search_offsets([2, 2, 1], [[1], [0, 2], [1]], capacity=3)   # ("infeasible", None)
@@ -42,7 +46,8 @@ tens of buffers, and larger instances mostly end in "budget".
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -51,148 +56,290 @@ from ge_dialect.utils.offsets import Placement, _prepare, assign_offsets, overla
 Status = Literal["found", "infeasible", "budget"]
 
 DEFAULT_BUDGET = 200_000
-"""Search nodes one call may expand (a few seconds at most in pure Python)."""
+"""Search nodes one call may expand (tens of seconds at most in pure Python)."""
+
+PREORDERS = ("WAT", "TAW", "TWA")
+"""MiniMalloc's default preorders, by decreasing W (width: steps or sections spanned),
+A (area: size * width), T (total: the largest section total the buffer is in)."""
 
 
-class _OutOfBudget(Exception):
+DOM = HAT = True
+
+
+class _OutOfNodes(Exception):
     pass
 
 
-@dataclass
-class _Frame:
-    """A node being expanded: its memo key, state, and the next child to try."""
+@dataclass(frozen=True)
+class Sections:
+    """Cliques of the conflict graph used for inference; `ordered` when they follow the
+    steps and every buffer spans a contiguous run (`first[i]` .. `last[i]` inclusive),
+    which allows decomposition.  `width[i]` orders the buffers (steps or sections)."""
 
-    key: tuple[int, tuple[int, ...]]
-    placed: int
-    floor: list[int]
-    rest: list[int]
-    order: list[int]
-    next: int = 0
-
-
-class _Search:
-    """One search for a fixed capacity (in units of the alignment)."""
-
-    def __init__(
-        self, units: list[int], adj: list[list[int]], cliques: list[list[int]], budget: int
-    ) -> None:
-        self.units = units
-        self.adj = adj
-        self.cliques = cliques
-        self.budget = budget
-        self.nodes = 0
-        self.items = [i for i, s in enumerate(units) if s]
-
-    def run(self, capacity: int) -> tuple[Status, list[int] | None]:
-        n = len(self.units)
-        self.capacity = capacity
-        self.dead: set[tuple[int, tuple[int, ...]]] = set()
-        self.off = [0] * n
-        self.end = [0] * n  # 0: not placed (a placed nonempty buffer ends above 0)
-        if any(self.units[i] > capacity for i in self.items):
-            return "infeasible", None
-        try:
-            ok = self._search()
-        except _OutOfBudget:
-            return "budget", None
-        if not ok:
-            return "infeasible", None
-        return "found", list(self.off)
-
-    def _search(self) -> bool:
-        """Depth-first over the nodes, with an explicit stack (no recursion limit)."""
-        units = self.units
-        root = self._expand(0, [0] * len(units), 0)
-        if isinstance(root, bool):
-            return root
-        stack = [root]
-        while stack:
-            frame = stack[-1]
-            if frame.next:  # the previous child failed: unplace its buffer
-                self.end[frame.order[frame.next - 1]] = 0
-            if frame.next == len(frame.order):
-                self.dead.add(frame.key)
-                stack.pop()
-                continue
-            i = frame.order[frame.next]
-            frame.next += 1
-            placed, floor = frame.placed, frame.floor
-            at = floor[i]
-            top = at + units[i]
-            self.off[i], self.end[i] = at, top
-            child = list(floor)
-            for j in frame.rest:
-                if j != i and child[j] < at:
-                    child[j] = at
-            for j in self.adj[i]:
-                if not placed >> j & 1 and child[j] < top:
-                    child[j] = top
-            result = self._expand(placed | 1 << i, child, at)
-            if result is True:
-                return True
-            if result is not False:
-                stack.append(result)
-        return False
-
-    def _expand(self, placed: int, floor: list[int], level: int) -> _Frame | bool:
-        """The node where the buffers in the bit set `placed` are placed (offsets in
-        self.off, ends in self.end) and unplaced buffer i's effective floor is `floor[i]`:
-        True when nothing is left to place, False when it is known or found dead, else a
-        frame listing its children."""
-        rest = [i for i in self.items if not placed >> i & 1]
-        if not rest:
-            return True
-        key = (placed, tuple(floor[i] for i in rest))
-        if key in self.dead:
-            return False
-        self.nodes += 1
-        if self.nodes > self.budget:
-            raise _OutOfBudget
-        if not self._bounds_ok(placed, floor, level):
-            self.dead.add(key)
-            return False
-        units = self.units
-        order = sorted(rest, key=lambda i: (floor[i], -units[i], i))
-        return _Frame(key, placed, floor, rest, order)
-
-    def _bounds_ok(self, placed: int, floor: list[int], level: int) -> bool:
-        units, cap = self.units, self.capacity
-        for i in self.items:
-            if not placed >> i & 1 and floor[i] + units[i] > cap:
-                return False
-        room = cap - level
-        for clique in self.cliques:
-            need = 0
-            for i in clique:
-                if placed >> i & 1:
-                    e = self.end[i]
-                    if e > level:
-                        need += e - max(self.off[i], level)
-                else:
-                    need += units[i]
-            if need > room:
-                return False
-        return True
+    members: list[list[int]]
+    of_buffer: list[list[int]]
+    width: list[int]
+    ordered: bool
 
 
-def _cliques(units: list[int], adj: list[list[int]]) -> list[list[int]]:
-    """A maximal clique grown greedily around every nonempty buffer (largest neighbours
-    first), deduplicated; single buffers are left out (the per-buffer test covers them)."""
-    sets = [set(row) for row in adj]
-    seen: set[tuple[int, ...]] = set()
-    out: list[list[int]] = []
+def interval_sections(intervals: Sequence[tuple[int, int]]) -> Sections:
+    """Sections of buffers live over half-open step intervals [start, end): one per run of
+    steps between consecutive interval ends where something is live, in step order."""
+    points = sorted({t for start, end in intervals if end > start for t in (start, end)})
+    index = {t: k for k, t in enumerate(points)}
+    members: list[list[int]] = [[] for _ in range(max(len(points) - 1, 0))]
+    of_buffer: list[list[int]] = []
+    for i, (start, end) in enumerate(intervals):
+        span = list(range(index[start], index[end])) if end > start else []
+        of_buffer.append(span)
+        for s in span:
+            members[s].append(i)
+    keep = [s for s, m in enumerate(members) if m]
+    renumber = {s: k for k, s in enumerate(keep)}
+    return Sections(
+        [members[s] for s in keep],
+        [[renumber[s] for s in span] for span in of_buffer],
+        [max(end - start, 0) for start, end in intervals],
+        ordered=True,
+    )
+
+
+def clique_sections(units: Sequence[int], adj: Sequence[Sequence[int]]) -> Sections:
+    """Sections of a general conflict graph: a maximal clique grown greedily around every
+    nonempty buffer (largest neighbours first), deduplicated; unordered."""
+    neighbours = [set(row) for row in adj]
+    seen: dict[tuple[int, ...], int] = {}
+    members: list[list[int]] = []
+    of_buffer: list[list[int]] = [[] for _ in units]
     for i, s in enumerate(units):
-        if not s or not adj[i]:
+        if not s:
             continue
         clique = [i]
         for j in sorted(adj[i], key=lambda j: (-units[j], j)):
-            if all(j in sets[k] for k in clique[1:]):
+            if all(j in neighbours[k] for k in clique):
                 clique.append(j)
         key = tuple(sorted(clique))
         if key not in seen:
-            seen.add(key)
-            out.append(list(key))
-    return out
+            seen[key] = len(members)
+            members.append(list(key))
+            for j in key:
+                of_buffer[j].append(seen[key])
+    return Sections(members, of_buffer, [len(row) for row in of_buffer], ordered=False)
+
+
+class _Search:
+    """One feasibility search for a fixed capacity (in units of the alignment)."""
+
+    def __init__(
+        self,
+        units: list[int],
+        adj: list[list[int]],
+        sections: Sections,
+        capacity: int,
+        budget: int,
+    ) -> None:
+        self.units, self.adj, self.sec = units, adj, sections
+        self.capacity = capacity
+        self.budget = budget
+        self.nodes = 0
+        self.items = [i for i, s in enumerate(units) if s]
+        self.solution = [0] * len(units)
+        self._reset()
+
+    def _reset(self) -> None:
+        """The root state (a try cut short by its node limit leaves its state behind)."""
+        units, sections = self.units, self.sec
+        n, m = len(units), len(sections.members)
+        self.off = [-1] * n
+        self.floor = [0] * n
+        self.sec_floor = [0] * m
+        self.sec_total = [sum(units[i] for i in row) for row in sections.members]
+        self.cuts = [0] * max(m - 1, 0)
+        if sections.ordered:
+            for i in self.items:
+                for s in sections.of_buffer[i][:-1]:
+                    self.cuts[s] += 1
+
+    def run(self) -> Status:
+        if any(t > self.capacity for t in self.sec_total) or any(
+            self.units[i] > self.capacity for i in self.items
+        ):
+            return "infeasible"
+        if not self.items:
+            return "found"
+        limit_left = self.budget
+        node_limit = 2 * len(self.items)
+        old_limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old_limit, 4 * len(self.units) + 1000))
+        try:
+            while True:
+                for preorder in PREORDERS:
+                    self.nodes_left = min(node_limit, limit_left)
+                    spent_before = self.nodes_left
+                    try:
+                        found = self._solve_all(preorder)
+                    except _OutOfNodes:
+                        found = None
+                        self._reset()
+                    spent = spent_before - self.nodes_left
+                    self.nodes += spent
+                    limit_left -= spent
+                    if found is not None:
+                        return "found" if found else "infeasible"
+                    if limit_left <= 0:
+                        return "budget"
+                node_limit *= 2
+        finally:
+            sys.setrecursionlimit(old_limit)
+
+    def _solve_all(self, preorder: str) -> bool:
+        self._rank_key = _preorder_key(preorder, self)
+        everything = range(len(self.sec.members))
+        if not self.sec.ordered:
+            return self._subsolve(self.items, everything)
+        return self._decompose(self.items, everything, None, {})
+
+    def _decompose(
+        self, part: list[int], secs: range, placed: int | None, rank: dict[int, int]
+    ) -> bool:
+        """Solves the unplaced buffers of `part` (over sections `secs`) after `placed`
+        (None: at the root), split into independent runs of sections where no unplaced
+        buffer spans a cut; without a split the search goes on after `placed`."""
+        cutpoints = [secs.start]
+        if placed is None:
+            cutpoints += [s + 1 for s in secs[:-1] if self.cuts[s] == 0]
+        else:
+            span = self.sec.of_buffer[placed]
+            for s in span[:-1]:
+                self.cuts[s] -= 1
+                if self.cuts[s] == 0:
+                    cutpoints.append(s + 1)
+        try:
+            if len(cutpoints) == 1:
+                if placed is None:
+                    return self._subsolve(part, secs)
+                return self._dfs(part, secs, rank, self.off[placed], rank[placed])
+            cutpoints.append(secs.stop)
+            of_buffer = self.sec.of_buffer
+            for lo, hi in zip(cutpoints, cutpoints[1:], strict=False):
+                sub = [
+                    i
+                    for i in part
+                    if self.off[i] < 0 and of_buffer[i][0] < hi and of_buffer[i][-1] >= lo
+                ]
+                if sub and not self._subsolve(sub, range(lo, hi)):
+                    return False
+            return True
+        finally:
+            if placed is not None:
+                for s in self.sec.of_buffer[placed][:-1]:
+                    self.cuts[s] += 1
+
+    def _subsolve(self, part: list[int], secs: range) -> bool:
+        order = sorted(part, key=self._rank_key)
+        rank = {i: k for k, i in enumerate(order)}
+        return self._dfs(part, secs, rank, 0, 0)
+
+    def _dfs(self, part: list[int], secs: range, rank: dict[int, int], level: int, last: int) -> bool:
+        self.nodes_left -= 1
+        if self.nodes_left < 0:
+            raise _OutOfNodes
+        off, floor, units = self.off, self.floor, self.units
+        rest = [i for i in part if off[i] < 0]
+        if not rest:
+            for i in part:
+                self.solution[i] = off[i]
+            return True
+        rest.sort(key=lambda i: (floor[i], rank[i]))
+        min_height = min(floor[i] + units[i] for i in rest)
+        adj, cap = self.adj, self.capacity
+        of_buffer, sec_floor, sec_total = self.sec.of_buffer, self.sec_floor, self.sec_total
+        members = self.sec.members
+        most = max(sec_total[s] for s in secs)
+        for i in rest:
+            at = floor[i]
+            if at < level or (at == level and rank[i] < last):
+                continue
+            if at >= min_height and DOM:
+                break
+            top = at + units[i]
+            off[i] = at
+            raised: list[tuple[int, int]] = []
+            hat = False
+            ok = True
+            for j in adj[i]:
+                if off[j] < 0:
+                    hat = True
+                    if floor[j] < top:
+                        raised.append((j, floor[j]))
+                        floor[j] = top
+                        if top + units[j] > cap:
+                            ok = False
+            old_floors = [(s, sec_floor[s]) for s in of_buffer[i]]
+            for s in of_buffer[i]:
+                if sec_floor[s] < top:
+                    sec_floor[s] = top
+                sec_total[s] -= units[i]
+            touched = of_buffer[i]
+            if ok and raised:
+                # a section's unplaced members all lie at or above their lowest floor
+                affected = sorted({s for j, _ in raised for s in of_buffer[j]})
+                for s in affected:
+                    low = min((floor[j] for j in members[s] if off[j] < 0), default=0)
+                    if sec_floor[s] < low:
+                        old_floors.append((s, sec_floor[s]))
+                        sec_floor[s] = low
+                touched = touched + affected
+            if ok:
+                # the parent checked every section at a lower level: the sections this
+                # placement left alone only need checking when `at` rises above them all
+                for s in touched if at + most <= cap else secs:
+                    f = sec_floor[s]
+                    if (f if f > at else at) + sec_total[s] > cap:
+                        ok = False
+                        break
+            if ok:
+                if self.sec.ordered:
+                    ok = self._decompose(rest, secs, i, rank)
+                else:
+                    ok = self._dfs(rest, secs, rank, at, rank[i])
+                if ok:
+                    self.solution[i] = at
+            for s, f in reversed(old_floors):
+                sec_floor[s] = f
+            for s in of_buffer[i]:
+                sec_total[s] += units[i]
+            for j, f in reversed(raised):
+                floor[j] = f
+            off[i] = -1
+            if ok:
+                return True
+            if not hat and HAT:
+                break
+        return False
+
+
+def _preorder_key(letters: str, search: _Search) -> Callable[[int], tuple[int, ...]]:
+    units, width = search.units, search.sec.width
+    of_buffer, totals = search.sec.of_buffer, search.sec_total
+    metrics = {
+        "W": width,
+        "A": [u * w for u, w in zip(units, width, strict=True)],
+        "T": [max((totals[s] for s in row), default=0) for row in of_buffer],
+        "Z": units,
+    }
+    columns = [metrics[c] for c in letters]
+    return lambda i: (*(-col[i] for col in columns), i)
+
+
+def _sections_for(
+    units: list[int], adj: list[list[int]], intervals: Sequence[tuple[int, int]] | None
+) -> Sections:
+    if intervals is None:
+        return clique_sections(units, adj)
+    if len(intervals) != len(units):
+        raise ValueError(f"offset search: {len(intervals)} intervals for {len(units)} buffers")
+    return interval_sections(intervals)
 
 
 def search_offsets(
@@ -202,15 +349,29 @@ def search_offsets(
     alignment: int = 1,
     *,
     budget: int = DEFAULT_BUDGET,
+    intervals: Sequence[tuple[int, int]] | None = None,
 ) -> tuple[Status, list[int] | None]:
     """Byte offsets with peak <= `capacity` bytes ("found"), a proof that none exist
-    ("infeasible"), or "budget" when more than `budget` search nodes were needed."""
+    ("infeasible"), or "budget" when more than `budget` search nodes were needed.  With
+    `intervals` (the buffers' step intervals, from which `conflicts` was made by
+    `interval_conflicts`) the sections follow the steps."""
     units, adj = _prepare(sizes, conflicts, alignment)
-    search = _Search(units, adj, _cliques(units, adj), budget)
-    status, off = search.run(capacity // alignment)
-    if off is None:
+    search = _Search(units, adj, _sections_for(units, adj, intervals), capacity // alignment, budget)
+    status = search.run()
+    if status != "found":
         return status, None
-    return status, [o * alignment for o in off]
+    return status, [o * alignment for o in search.solution]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What `minimise_peak` did: the best placement, whether its peak is proven optimal,
+    the lower bound (bytes) it was judged against, and the search nodes spent."""
+
+    placement: Placement
+    proven: bool
+    bound: int
+    nodes: int
 
 
 def minimise_peak(
@@ -221,12 +382,14 @@ def minimise_peak(
     start_offsets: Sequence[int] | None = None,
     lower_bound: int = 0,
     budget: int = DEFAULT_BUDGET,
-) -> tuple[Placement, bool]:
-    """The lowest-peak placement found and whether it is proven optimal.  It starts from
-    `start_offsets` (default: `assign_offsets`), then searches with capacity one unit of
-    `alignment` below the best peak so far until a search proves infeasibility (optimal),
-    the peak reaches a lower bound (`lower_bound` in bytes, trusted, or the largest clique
-    found; optimal), or `budget` nodes in total are spent (not proven)."""
+    intervals: Sequence[tuple[int, int]] | None = None,
+) -> Outcome:
+    """The lowest-peak placement found, starting from `start_offsets` (default:
+    `assign_offsets`).  The bound is the largest of `lower_bound` (bytes, trusted), the
+    largest buffer and the largest section total.  The search first asks for the bound
+    itself, then bisects between the lowest capacity not yet refuted and the best peak;
+    each probe may spend at most half of the nodes left.  The peak is proven optimal when
+    it equals the bound or every capacity below it was proven infeasible."""
     units, adj = _prepare(sizes, conflicts, alignment)
     if start_offsets is None:
         best = assign_offsets(sizes, conflicts, alignment, lower_bound=lower_bound)
@@ -238,21 +401,30 @@ def minimise_peak(
             raise ValueError("minimise_peak: the start offsets are not a valid placement")
         peak = max((o + s * alignment for o, s in zip(offsets, units, strict=True) if s), default=0)
         best = Placement(offsets, peak)
-    cliques = _cliques(units, adj)
+    sections = _sections_for(units, adj, intervals)
     bound = max(
         -(-lower_bound // alignment),
         max(units, default=0),
-        max((sum(units[i] for i in c) for c in cliques), default=0),
+        max((sum(units[i] for i in row) for row in sections.members), default=0),
     )
+    low = bound  # every capacity below `low` is infeasible
+    high = best.peak // alignment
+    refuted_all = True
     left = budget
-    while best.peak // alignment > bound:
-        search = _Search(units, adj, cliques, left)
-        status, off = search.run(best.peak // alignment - 1)
+    probe = bound
+    while low < high and left > 0:
+        search = _Search(units, adj, sections, probe, max(left // 2, 1))
+        status = search.run()
         left -= search.nodes
-        if status == "infeasible":
-            return best, True
-        if off is None:
-            return best, False
-        peak = max((o + s for o, s in zip(off, units, strict=True) if s), default=0)
-        best = Placement([o * alignment for o in off], peak * alignment)
-    return best, True
+        if status == "found":
+            peak = max((search.solution[i] + units[i] for i in search.items), default=0)
+            best = Placement([o * alignment for o in search.solution], peak * alignment)
+            high = peak
+        elif status == "infeasible":
+            low = probe + 1
+        else:
+            refuted_all = False
+            low = probe + 1
+        probe = (low + high - 1) // 2
+    proven = high == bound or (refuted_all and low >= high)
+    return Outcome(best, proven, bound * alignment, budget - left)

@@ -22,6 +22,7 @@ import pytest
 
 from ge_dialect.utils.offset_search import minimise_peak, search_offsets
 from ge_dialect.utils.offsets import (
+    Placement,
     assign_offsets,
     interval_conflicts,
     max_live,
@@ -67,6 +68,11 @@ def _instances() -> list[tuple[list[int], list[list[int]], int]]:
     return out
 
 
+def _minimise(*args: object, **kwargs: object) -> tuple[Placement, bool]:
+    outcome = minimise_peak(*args, **kwargs)  # type: ignore[arg-type]
+    return outcome.placement, outcome.proven
+
+
 def _peak(sizes: Sequence[int], offsets: Sequence[int], alignment: int) -> int:
     return max(
         (o + -(-s // alignment) * alignment for o, s in zip(offsets, sizes, strict=True) if s),
@@ -79,7 +85,7 @@ def test_matches_brute_force(index: int) -> None:
     sizes, conflicts, alignment = _instances()[index]
     optimum = _brute_optimum(sizes, conflicts, alignment)
 
-    placement, proven = minimise_peak(sizes, conflicts, alignment)
+    placement, proven = _minimise(sizes, conflicts, alignment)
     assert proven
     assert placement.peak == optimum
     assert overlapping_pairs(sizes, conflicts, placement.offsets, alignment) == []
@@ -93,7 +99,7 @@ def test_matches_brute_force(index: int) -> None:
         if s:
             stacked[i] = top
             top += -(-s // alignment) * alignment
-    placement, proven = minimise_peak(sizes, conflicts, alignment, start_offsets=stacked)
+    placement, proven = _minimise(sizes, conflicts, alignment, start_offsets=stacked)
     assert proven
     assert placement.peak == optimum
     assert overlapping_pairs(sizes, conflicts, placement.offsets, alignment) == []
@@ -113,10 +119,10 @@ def test_start_offsets_and_lower_bound() -> None:
     conflicts = interval_conflicts([(0, 2), (1, 3), (2, 4), (3, 5), (0, 5)])
     stacked = [0, 4, 8, 10, 12]  # valid, wasteful
     assert overlapping_pairs(sizes, conflicts, stacked) == []
-    placement, proven = minimise_peak(sizes, conflicts, start_offsets=stacked)
+    placement, proven = _minimise(sizes, conflicts, start_offsets=stacked)
     assert proven and placement.peak == _brute_optimum(sizes, conflicts, 1) == 14
     # a trusted lower bound equal to the start's peak: nothing to search
-    same, proven = minimise_peak(sizes, conflicts, start_offsets=stacked, lower_bound=18)
+    same, proven = _minimise(sizes, conflicts, start_offsets=stacked, lower_bound=18)
     assert proven and same.offsets == stacked and same.peak == 18
     with pytest.raises(ValueError, match="not a valid placement"):
         minimise_peak(sizes, conflicts, start_offsets=[0, 0, 0, 0, 0])
@@ -142,8 +148,10 @@ def test_budget() -> None:
     # placing 30 buffers takes more than one node, even at a roomy capacity
     assert search_offsets(sizes, conflicts, sum(sizes), budget=1) == ("budget", None)
     assert search_offsets(sizes, conflicts, sum(sizes), budget=100)[0] == "found"
-    assert search_offsets(sizes, conflicts, heuristic - 1, budget=500) == ("budget", None)
-    placement, proven = minimise_peak(sizes, conflicts, budget=500)
+    assert search_offsets(sizes, conflicts, heuristic - 1, budget=500)[0] == "found"
+    # 28 is neither found nor refuted within 20,000 nodes (26 is refuted at once)
+    assert search_offsets(sizes, conflicts, 28, budget=500) == ("budget", None)
+    placement, proven = _minimise(sizes, conflicts, budget=500)
     assert not proven
     assert placement.peak <= heuristic
     assert overlapping_pairs(sizes, conflicts, placement.offsets) == []
@@ -153,7 +161,7 @@ def test_deterministic() -> None:
     sizes, conflicts = _hard_instance()
     first = minimise_peak(sizes, conflicts, budget=2000)
     assert minimise_peak(sizes, conflicts, budget=2000) == first
-    assert overlapping_pairs(sizes, conflicts, first[0].offsets) == []
+    assert overlapping_pairs(sizes, conflicts, first.placement.offsets) == []
 
 
 def test_edge_cases() -> None:
@@ -163,7 +171,7 @@ def test_edge_cases() -> None:
     assert search_offsets([3, 3], [[1], [0]], 6) == ("found", [0, 3])
     assert search_offsets([3, 3], [[1], [0]], 5)[0] == "infeasible"
     assert search_offsets([3, 3], [[], []], 3) == ("found", [0, 0])
-    placement, proven = minimise_peak([], [])
+    placement, proven = _minimise([], [])
     assert proven and placement.peak == 0
 
 
@@ -180,7 +188,7 @@ def test_beats_the_heuristic() -> None:
     conflicts = interval_conflicts(intervals)
     assert assign_offsets(sizes, conflicts).peak == 123
     assert max_live(sizes, intervals) == 121
-    placement, proven = minimise_peak(sizes, conflicts, budget=5000)
+    placement, proven = _minimise(sizes, conflicts, budget=5000)
     assert proven and placement.peak == 121
     assert overlapping_pairs(sizes, conflicts, placement.offsets) == []
 
@@ -191,7 +199,7 @@ def test_deeper_than_the_recursion_limit() -> None:
     n = 1200
     sizes = [1 + i % 3 for i in range(n)]
     conflicts = interval_conflicts([(i, i + 2) for i in range(n)])
-    status, offsets = search_offsets(sizes, conflicts, 6, budget=n)
+    status, offsets = search_offsets(sizes, conflicts, 6, budget=2 * n)
     assert status == "found" and offsets is not None
     assert overlapping_pairs(sizes, conflicts, offsets) == []
     assert _peak(sizes, offsets, 1) <= 6
