@@ -232,8 +232,18 @@ def _memory_line(memory: dict[str, Any]) -> str:
     def ratio(key: str) -> str:
         return f"{peak / memory[key]:.3f}" if memory[key] else "n/a"
 
+    optimal = memory.get("optimal")
+    if optimal is None:  # planned before the search existed
+        verdict = ""
+    elif not optimal:
+        verdict = " (not proven optimal)"
+    elif peak <= memory["stream_bound_bytes"]:
+        verdict = " (optimal: at the stream-aware bound)"
+    else:
+        verdict = " (optimal: the exact search refuted every lower peak)"
     return (
-        f"memory: peak {_mib(peak)}; stream-aware bound {_mib(memory['stream_bound_bytes'])} "
+        f"memory: peak {_mib(peak)}{verdict}; stream-aware bound "
+        f"{_mib(memory['stream_bound_bytes'])} "
         f"(peak / bound {ratio('stream_bound_bytes')}), sequential bound "
         f"{_mib(memory['sequential_bound_bytes'])} (peak / bound "
         f"{ratio('sequential_bound_bytes')}), no reuse {_mib(memory['no_reuse_bytes'])} "
@@ -257,6 +267,7 @@ def memory_figures(program: Program, profile: DeviceProfile) -> dict[str, Any]:
             "sequential_bound_bytes": planned["sequential_bound"],
             "no_reuse_bytes": planned["no_reuse"],
             "buffers": planned["buffers"],
+            **({"optimal": bool(planned["optimal"])} if "optimal" in planned else {}),
             **({"comm_bytes": planned["comm_bytes"]} if "comm_bytes" in planned else {}),
         }
     align = profile.alignment

@@ -46,8 +46,9 @@ deep as the number of buffers; the limit is raised for the call.
 
 from __future__ import annotations
 
+import bisect
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -63,7 +64,7 @@ PREORDERS = ("WAT", "TAW", "TWA")
 A (area: size * width), T (total: the largest section total the buffer is in)."""
 
 
-DOM = HAT = True
+DOM = HAT = UNALLOC = MEMO = True
 
 
 class _OutOfNodes(Exception):
@@ -83,25 +84,22 @@ class Sections:
 
 
 def interval_sections(intervals: Sequence[tuple[int, int]]) -> Sections:
-    """Sections of buffers live over half-open step intervals [start, end): one per run of
-    steps between consecutive interval ends where something is live, in step order."""
-    points = sorted({t for start, end in intervals if end > start for t in (start, end)})
-    index = {t: k for k, t in enumerate(points)}
-    members: list[list[int]] = [[] for _ in range(max(len(points) - 1, 0))]
+    """Sections of buffers live over half-open step intervals [start, end): the buffers
+    live just before each distinct end, in step order (they include every maximal clique,
+    and every buffer is in the one at its own end)."""
+    ends = sorted({end for start, end in intervals if end > start})
+    members: list[list[int]] = [[] for _ in ends]
     of_buffer: list[list[int]] = []
     for i, (start, end) in enumerate(intervals):
-        span = list(range(index[start], index[end])) if end > start else []
+        span = (
+            list(range(bisect.bisect_right(ends, start), bisect.bisect_right(ends, end)))
+            if end > start
+            else []
+        )
         of_buffer.append(span)
         for s in span:
             members[s].append(i)
-    keep = [s for s, m in enumerate(members) if m]
-    renumber = {s: k for k, s in enumerate(keep)}
-    return Sections(
-        [members[s] for s in keep],
-        [[renumber[s] for s in span] for span in of_buffer],
-        [max(end - start, 0) for start, end in intervals],
-        ordered=True,
-    )
+    return Sections(members, of_buffer, [max(end - start, 0) for start, end in intervals], True)
 
 
 def clique_sections(units: Sequence[int], adj: Sequence[Sequence[int]]) -> Sections:
@@ -144,6 +142,7 @@ class _Search:
         self.nodes = 0
         self.items = [i for i, s in enumerate(units) if s]
         self.solution = [0] * len(units)
+        self.failed: dict[str, set[tuple[object, ...]]] = {}
         self._reset()
 
     def _reset(self) -> None:
@@ -193,7 +192,8 @@ class _Search:
             sys.setrecursionlimit(old_limit)
 
     def _solve_all(self, preorder: str) -> bool:
-        self._rank_key = _preorder_key(preorder, self)
+        self._preorder = preorder
+        self._failed = self.failed.setdefault(preorder, set())
         everything = range(len(self.sec.members))
         if not self.sec.ordered:
             return self._subsolve(self.items, everything)
@@ -236,7 +236,7 @@ class _Search:
                     self.cuts[s] += 1
 
     def _subsolve(self, part: list[int], secs: range) -> bool:
-        order = sorted(part, key=self._rank_key)
+        order = sorted(part, key=_preorder_key(self._preorder, self))
         rank = {i: k for k, i in enumerate(order)}
         return self._dfs(part, secs, rank, 0, 0)
 
@@ -250,23 +250,49 @@ class _Search:
             for i in part:
                 self.solution[i] = off[i]
             return True
-        rest.sort(key=lambda i: (floor[i], rank[i]))
-        min_height = min(floor[i] + units[i] for i in rest)
+        key = (secs.start, level, last, tuple(rest), tuple([floor[i] for i in rest]))
+        if MEMO and key in self._failed:
+            return False
+        min_height = min([floor[i] + units[i] for i in rest])
+        # canonical order: not below the last offset used, nor of a lower rank at it;
+        # dominance: not where some unplaced buffer would fit entirely below
+        candidates = [i for i in rest if level <= floor[i] < min_height]
+        candidates.sort(key=lambda i: (floor[i], rank[i]))
         adj, cap = self.adj, self.capacity
         of_buffer, sec_floor, sec_total = self.sec.of_buffer, self.sec_floor, self.sec_total
         members = self.sec.members
-        most = max(sec_total[s] for s in secs)
-        for i in rest:
+        ordered = self.sec.ordered
+        # sections by decreasing unplaced total: a candidate at offset `at` leaves every
+        # section it is not in with `at` + its total to fit below the capacity
+        tight = sorted(secs, key=lambda s: -sec_total[s])
+        for i in candidates:
             at = floor[i]
-            if at < level or (at == level and rank[i] < last):
+            if at == level and rank[i] < last:
                 continue
-            if at >= min_height and DOM:
-                break
             top = at + units[i]
+            span = of_buffer[i]
+            ok = True
+            room = cap - at
+            for s in tight:
+                if sec_total[s] <= room:
+                    break
+                if s not in span:
+                    ok = False
+                    break
+            if ok:
+                # the sections it is in: the rest of their unplaced members above it
+                for s in span:
+                    f = sec_floor[s]
+                    if (f if f > top else top) + sec_total[s] - units[i] > cap:
+                        ok = False
+                        break
+            if not ok:
+                if not HAT or any(off[j] < 0 for j in adj[i]):
+                    continue
+                break
             off[i] = at
             raised: list[tuple[int, int]] = []
             hat = False
-            ok = True
             for j in adj[i]:
                 if off[j] < 0:
                     hat = True
@@ -275,29 +301,33 @@ class _Search:
                         floor[j] = top
                         if top + units[j] > cap:
                             ok = False
-            old_floors = [(s, sec_floor[s]) for s in of_buffer[i]]
-            for s in of_buffer[i]:
+            old_floors = [(s, sec_floor[s]) for s in span]
+            for s in span:
                 if sec_floor[s] < top:
                     sec_floor[s] = top
                 sec_total[s] -= units[i]
-            touched = of_buffer[i]
-            if ok and raised:
-                # a section's unplaced members all lie at or above their lowest floor
-                affected = sorted({s for j, _ in raised for s in of_buffer[j]})
+            if ok and raised and UNALLOC:
+                # a section's unplaced members all lie at or above their lowest floor: some
+                # must have a floor within the room their total leaves
+                if ordered:  # the raised buffers all meet buffer i: one run of sections
+                    affected: Iterable[int] = range(
+                        min(of_buffer[j][0] for j, _ in raised),
+                        max(of_buffer[j][-1] for j, _ in raised) + 1,
+                    )
+                else:
+                    affected = sorted({s for j, _ in raised for s in of_buffer[j]})
                 for s in affected:
-                    low = min((floor[j] for j in members[s] if off[j] < 0), default=0)
-                    if sec_floor[s] < low:
-                        old_floors.append((s, sec_floor[s]))
-                        sec_floor[s] = low
-                touched = touched + affected
-            if ok:
-                # the parent checked every section at a lower level: the sections this
-                # placement left alone only need checking when `at` rises above them all
-                for s in touched if at + most <= cap else secs:
-                    f = sec_floor[s]
-                    if (f if f > at else at) + sec_total[s] > cap:
-                        ok = False
-                        break
+                    limit = cap - sec_total[s]
+                    alone = True
+                    for j in members[s]:
+                        if off[j] < 0:
+                            if floor[j] <= limit:
+                                break
+                            alone = False
+                    else:
+                        if not alone:
+                            ok = False
+                            break
             if ok:
                 if self.sec.ordered:
                     ok = self._decompose(rest, secs, i, rank)
@@ -307,7 +337,7 @@ class _Search:
                     self.solution[i] = at
             for s, f in reversed(old_floors):
                 sec_floor[s] = f
-            for s in of_buffer[i]:
+            for s in span:
                 sec_total[s] += units[i]
             for j, f in reversed(raised):
                 floor[j] = f
@@ -316,20 +346,26 @@ class _Search:
                 return True
             if not hat and HAT:
                 break
+        self._failed.add(key)
         return False
 
 
 def _preorder_key(letters: str, search: _Search) -> Callable[[int], tuple[int, ...]]:
+    """The static preorder `letters` (see PREORDERS), ties by index; T reads the section
+    totals as they are now (a subproblem's preorder sees what is left to place)."""
     units, width = search.units, search.sec.width
     of_buffer, totals = search.sec.of_buffer, search.sec_total
-    metrics = {
-        "W": width,
-        "A": [u * w for u, w in zip(units, width, strict=True)],
-        "T": [max((totals[s] for s in row), default=0) for row in of_buffer],
-        "Z": units,
-    }
-    columns = [metrics[c] for c in letters]
-    return lambda i: (*(-col[i] for col in columns), i)
+
+    def metric(letter: str, i: int) -> int:
+        if letter == "W":
+            return width[i]
+        if letter == "A":
+            return units[i] * width[i]
+        if letter == "T":
+            return max((totals[s] for s in of_buffer[i]), default=0)
+        return units[i]  # Z: size
+
+    return lambda i: (*(-metric(c, i) for c in letters), i)
 
 
 def _sections_for(

@@ -79,7 +79,7 @@ func.func @read_after_view(%x: tensor<1x1xf32>, %pos: tensor<1xi64>, %k: tensor<
 // CHECK-NEXT:   func.return
 // CHECK-NEXT: }
 // PLAN-LABEL: func.func @activation(
-// PLAN-SAME: %c: memref<1x4xf32> {npu.input = "arg0", npu.type = tensor<1x4xf32>}, %pos: memref<1xi64> {npu.input = "arg1", npu.type = tensor<1xi64>}, %x: memref<1x1xf32> {npu.input = "arg2", npu.type = tensor<1x1xf32>}, %y: memref<1xf32> {npu.output = "result0", npu.type = tensor<1xf32>}) attributes {npu.program, npu.memory = {peak = 512 : i64, no_reuse = 512 : i64, sequential_bound = 512 : i64, stream_bound = 512 : i64, buffers = 1 : i64}} {
+// PLAN-SAME: %c: memref<1x4xf32> {npu.input = "arg0", npu.type = tensor<1x4xf32>}, %pos: memref<1xi64> {npu.input = "arg1", npu.type = tensor<1xi64>}, %x: memref<1x1xf32> {npu.input = "arg2", npu.type = tensor<1x1xf32>}, %y: memref<1xf32> {npu.output = "result0", npu.type = tensor<1xf32>}) attributes {npu.program, npu.memory = {peak = 512 : i64, no_reuse = 512 : i64, sequential_bound = 512 : i64, stream_bound = 512 : i64, buffers = 1 : i64, optimal = 1 : i64}} {
 // PLAN-NEXT:   %workspace = npu.alloc : memref<512xi8>
 // PLAN-NEXT:   %k = npu.view %workspace[0] : memref<512xi8> -> memref<1x4xf32>
 // PLAN-NEXT:   npu.launch "relu"(%c) -> (%k) stream 0 priority 0 : (tensor<1x4xf32>) -> (tensor<1x4xf32>) cost <vector, flops = 4, bytes_in = 16, bytes_out = 16, blocks = 1> attrs {}

@@ -14,7 +14,7 @@
 // Tensor parallel: the all-reduce's input (%0) and output (%p) take the region's two
 // slots, [0] and [512], on both ranks; %h and %r (in place) follow the region.
 // TP-LABEL: func.func @mlp_rank0(
-// TP-SAME: npu.memory = {peak = 1536 : i64, no_reuse = 2048 : i64, sequential_bound = 1024 : i64, stream_bound = 1024 : i64, buffers = 4 : i64, comm_offset = 0 : i64, comm_bytes = 1024 : i64}
+// TP-SAME: npu.memory = {peak = 1536 : i64, no_reuse = 2048 : i64, sequential_bound = 1024 : i64, stream_bound = 1024 : i64, buffers = 4 : i64, optimal = 1 : i64, comm_offset = 0 : i64, comm_bytes = 1024 : i64}
 // TP: %h = npu.view %workspace[1024]
 // TP: %r = npu.view %workspace[1024]
 // TP: %0 = npu.view %workspace[0]
@@ -43,7 +43,7 @@
 // One device: planned as before, no region (the first relu in place on its matmul's
 // output, the second matmul's output beside them).
 // ONE-LABEL: func.func @mlp(
-// ONE-SAME: npu.memory = {peak = 1024 : i64, no_reuse = 1536 : i64, sequential_bound = 1024 : i64, stream_bound = 1024 : i64, buffers = 3 : i64}}
+// ONE-SAME: npu.memory = {peak = 1024 : i64, no_reuse = 1536 : i64, sequential_bound = 1024 : i64, stream_bound = 1024 : i64, buffers = 3 : i64, optimal = 1 : i64}}
 // ONE-NOT: comm_bytes
 
 // MOVED: {{.*}}.moved.mlir:{{[0-9]+}}:5: error: symmetric memory: input 0 of all_reduce 0 of group 'tp' ('hcom_all_reduce') is not at one offset on every member: rank 0 at 0x0, rank 1 at 0x400

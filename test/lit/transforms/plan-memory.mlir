@@ -10,7 +10,7 @@
 // One stream, in place: relu -> sigmoid -> relu, each input dying at the next launch, all
 // share the 512 bytes at offset 0 (IN); without in place (NOIP) two slots alternate.
 // IN-LABEL: func.func @in_place_chain(
-// IN-SAME: attributes {npu.program, npu.memory = {peak = 512 : i64, no_reuse = 1536 : i64, sequential_bound = 512 : i64, stream_bound = 512 : i64, buffers = 3 : i64}} {
+// IN-SAME: attributes {npu.program, npu.memory = {peak = 512 : i64, no_reuse = 1536 : i64, sequential_bound = 512 : i64, stream_bound = 512 : i64, buffers = 3 : i64, optimal = 1 : i64}} {
 // IN-NEXT:     %workspace = npu.alloc : memref<512xi8>
 // IN-NEXT:     %a = npu.view %workspace[0] : memref<512xi8> -> memref<128xf32>
 // IN-NEXT:     npu.launch "relu"(%x) -> (%a) stream 0 priority 0
@@ -22,7 +22,7 @@
 // IN-NEXT:     func.return
 // IN-NEXT:   }
 // NOIP-LABEL: func.func @in_place_chain(
-// NOIP-SAME: attributes {npu.program, npu.memory = {peak = 1024 : i64, no_reuse = 1536 : i64, sequential_bound = 1024 : i64, stream_bound = 1024 : i64, buffers = 3 : i64}} {
+// NOIP-SAME: attributes {npu.program, npu.memory = {peak = 1024 : i64, no_reuse = 1536 : i64, sequential_bound = 1024 : i64, stream_bound = 1024 : i64, buffers = 3 : i64, optimal = 1 : i64}} {
 // NOIP-NEXT:     %workspace = npu.alloc : memref<1024xi8>
 // NOIP-NEXT:     %a = npu.view %workspace[0] : memref<1024xi8> -> memref<128xf32>
 // NOIP-NEXT:     npu.launch "relu"(%x) -> (%a) stream 0 priority 0
@@ -50,7 +50,7 @@ func.func @in_place_chain(%x: memref<128xf32> {npu.input = "x"}, %y: memref<128x
 // Two streams where reuse must wait for an event: %a is read on stream 1; stream 0 waits for
 // event 1 (recorded after that read) before writing %b, so %b takes %a's bytes.
 // CHECK-LABEL: func.func @reuse_after_event(
-// CHECK-SAME: attributes {npu.program, npu.memory = {peak = 512 : i64, no_reuse = 1024 : i64, sequential_bound = 512 : i64, stream_bound = 512 : i64, buffers = 2 : i64}} {
+// CHECK-SAME: attributes {npu.program, npu.memory = {peak = 512 : i64, no_reuse = 1024 : i64, sequential_bound = 512 : i64, stream_bound = 512 : i64, buffers = 2 : i64, optimal = 1 : i64}} {
 // CHECK-NEXT:     %workspace = npu.alloc : memref<512xi8>
 // CHECK-NEXT:     %a = npu.view %workspace[0] : memref<512xi8> -> memref<128xf32>
 // CHECK-NEXT:     npu.launch "relu"(%x) -> (%a) stream 0 priority 0
@@ -85,7 +85,7 @@ func.func @reuse_after_event(%x: memref<128xf32> {npu.input = "x"}, %y: memref<1
 // so they get disjoint bytes (the pass never adds events).  The sequential bound (one buffer
 // live at a time in the task list) says 512 bytes; the stream-aware bound says 1024.
 // CHECK-LABEL: func.func @no_reuse_without_event(
-// CHECK-SAME: attributes {npu.program, npu.memory = {peak = 1024 : i64, no_reuse = 1024 : i64, sequential_bound = 512 : i64, stream_bound = 1024 : i64, buffers = 2 : i64}} {
+// CHECK-SAME: attributes {npu.program, npu.memory = {peak = 1024 : i64, no_reuse = 1024 : i64, sequential_bound = 512 : i64, stream_bound = 1024 : i64, buffers = 2 : i64, optimal = 1 : i64}} {
 // CHECK-NEXT:     %workspace = npu.alloc : memref<1024xi8>
 // CHECK-NEXT:     %a = npu.view %workspace[0] : memref<1024xi8> -> memref<128xf32>
 // CHECK-NEXT:     npu.launch "relu"(%x) -> (%a) stream 0 priority 0
