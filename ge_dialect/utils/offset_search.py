@@ -12,9 +12,9 @@ units of `alignment`.
 Algorithm: MiniMalloc's (Moffitt, ASPLOS 2023), re-derived for general conflict graphs.
 
 *Sections* are cliques of the conflict graph: buffers that are pairwise live together.  For
-buffers over step intervals (`interval_sections`) they are the steps between consecutive
-interval ends, in step order, so every buffer spans a contiguous run of them; otherwise a
-maximal clique is grown greedily around every buffer (unordered).
+buffers over step intervals (`interval_sections`) they are the buffers live just before each
+distinct interval end, in step order, so every buffer spans a contiguous run of them;
+otherwise a maximal clique is grown greedily around every buffer (unordered).
 
 1. Canonical solutions.  Any valid placement can be compacted: while some buffer can move
    down without an overlap, move it.  Then every buffer sits at its *floor*, the highest end
@@ -28,13 +28,21 @@ maximal clique is grown greedily around every buffer (unordered).
    placement has that gap).  After a buffer with no unplaced neighbour fails, its siblings
    fail too (nothing above it depends on it), so they are not tried.
 3. Section inference.  The unplaced members of a section are pairwise disjoint and lie above
-   the section's placed members and above the last offset used: a node dies when, for some
-   section, that floor plus their total size exceeds the capacity.
+   the section's placed members, above the last offset used and above the lowest floor
+   among them: a node dies when, for some section, that floor plus their total size
+   exceeds the capacity.
 4. Decomposition (step-ordered sections).  When no unplaced buffer spans the boundary
    between two sections any more, the unplaced buffers on either side no longer interact:
-   each side is solved on its own.
+   each side is solved on its own, with its own preorder.
 5. Round robin over three preorders (width, area, total section size), each with a node
    limit that doubles, as MiniMalloc does: a bad order is abandoned early.
+6. Memo (not in MiniMalloc).  A node's future depends only on the unplaced buffers, their
+   floors, the last offset and rank used and the subproblem: nodes proven dead are
+   remembered per preorder (across its tries) and not expanded again.
+
+Without the memo the search visits exactly the nodes MiniMalloc's C++ solver visits on its
+11 "challenging" instances (A-K; the counts of an instrumented build of its solver); the memo
+cuts them by 0-80% (bench/offsets.py --minimalloc prints the figures).
 
 The budget counts search nodes over all tries (deterministic, not time).  `search_offsets`
 returns ("found", offsets), ("infeasible", None) or ("budget", None).  The recursion is as
@@ -62,9 +70,6 @@ DEFAULT_BUDGET = 200_000
 PREORDERS = ("WAT", "TAW", "TWA")
 """MiniMalloc's default preorders, by decreasing W (width: steps or sections spanned),
 A (area: size * width), T (total: the largest section total the buffer is in)."""
-
-
-DOM = HAT = UNALLOC = MEMO = True
 
 
 class _OutOfNodes(Exception):
@@ -135,12 +140,15 @@ class _Search:
         sections: Sections,
         capacity: int,
         budget: int,
+        memo: bool = True,
     ) -> None:
         self.units, self.adj, self.sec = units, adj, sections
+        self.memo = memo
         self.capacity = capacity
         self.budget = budget
         self.nodes = 0
-        self.items = [i for i, s in enumerate(units) if s]
+        # buffers in no section (an empty interval) conflict with nothing: they stay at 0
+        self.items = [i for i, s in enumerate(units) if s and sections.of_buffer[i]]
         self.solution = [0] * len(units)
         self.failed: dict[str, set[tuple[object, ...]]] = {}
         self._reset()
@@ -160,8 +168,8 @@ class _Search:
                     self.cuts[s] += 1
 
     def run(self) -> Status:
-        if any(t > self.capacity for t in self.sec_total) or any(
-            self.units[i] > self.capacity for i in self.items
+        if max(self.units, default=0) > self.capacity or any(
+            t > self.capacity for t in self.sec_total
         ):
             return "infeasible"
         if not self.items:
@@ -251,7 +259,7 @@ class _Search:
                 self.solution[i] = off[i]
             return True
         key = (secs.start, level, last, tuple(rest), tuple([floor[i] for i in rest]))
-        if MEMO and key in self._failed:
+        if self.memo and key in self._failed:
             return False
         min_height = min([floor[i] + units[i] for i in rest])
         # canonical order: not below the last offset used, nor of a lower rank at it;
@@ -287,7 +295,7 @@ class _Search:
                         ok = False
                         break
             if not ok:
-                if not HAT or any(off[j] < 0 for j in adj[i]):
+                if any(off[j] < 0 for j in adj[i]):
                     continue
                 break
             off[i] = at
@@ -306,7 +314,7 @@ class _Search:
                 if sec_floor[s] < top:
                     sec_floor[s] = top
                 sec_total[s] -= units[i]
-            if ok and raised and UNALLOC:
+            if ok and raised:
                 # a section's unplaced members all lie at or above their lowest floor: some
                 # must have a floor within the room their total leaves
                 if ordered:  # the raised buffers all meet buffer i: one run of sections
@@ -344,7 +352,7 @@ class _Search:
             off[i] = -1
             if ok:
                 return True
-            if not hat and HAT:
+            if not hat:
                 break
         self._failed.add(key)
         return False
@@ -375,7 +383,10 @@ def _sections_for(
         return clique_sections(units, adj)
     if len(intervals) != len(units):
         raise ValueError(f"offset search: {len(intervals)} intervals for {len(units)} buffers")
-    return interval_sections(intervals)
+    sections = interval_sections(intervals)
+    if any(adj[i] and not sections.of_buffer[i] for i in range(len(units))):
+        raise ValueError("offset search: a buffer with conflicts has an empty interval")
+    return sections
 
 
 def search_offsets(

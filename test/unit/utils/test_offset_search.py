@@ -14,13 +14,16 @@
 
 from __future__ import annotations
 
+import csv
 import itertools
 import random
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
+from helpers.support import ROOT
 
-from ge_dialect.utils.offset_search import minimise_peak, search_offsets
+from ge_dialect.utils.offset_search import interval_sections, minimise_peak, search_offsets
 from ge_dialect.utils.offsets import (
     Placement,
     assign_offsets,
@@ -46,13 +49,17 @@ def _brute_optimum(sizes: Sequence[int], conflicts: Sequence[Sequence[int]], ali
     return (best or 0) * alignment
 
 
-def _instances() -> list[tuple[list[int], list[list[int]], int]]:
-    out = []
+Instance = tuple[list[int], list[list[int]], int, "list[tuple[int, int]] | None"]
+
+
+def _instances() -> list[Instance]:
+    out: list[Instance] = []
     for case in range(60):
         rng = random.Random(1000 + case)
         n = rng.randint(1, 7) if case < 10 else 7
         alignment = rng.choice([1, 4])
         sizes = [rng.choice([0, 1, 2, 3, 5, 8, 13]) * rng.choice([1, alignment]) for _ in range(n)]
+        intervals: list[tuple[int, int]] | None = None
         if case % 3 == 2:  # a general conflict graph
             conflicts: list[list[int]] = [[] for _ in range(n)]
             for i, j in itertools.combinations(range(n), 2):
@@ -64,7 +71,7 @@ def _instances() -> list[tuple[list[int], list[list[int]], int]]:
                 a = rng.randint(0, 8)
                 intervals.append((a, a + rng.randint(0, 5)))
             conflicts = interval_conflicts(intervals)
-        out.append((sizes, conflicts, alignment))
+        out.append((sizes, conflicts, alignment, intervals))
     return out
 
 
@@ -82,8 +89,18 @@ def _peak(sizes: Sequence[int], offsets: Sequence[int], alignment: int) -> int:
 
 @pytest.mark.parametrize("index", range(60))
 def test_matches_brute_force(index: int) -> None:
-    sizes, conflicts, alignment = _instances()[index]
+    sizes, conflicts, alignment, intervals = _instances()[index]
     optimum = _brute_optimum(sizes, conflicts, alignment)
+    if intervals is not None:  # step-ordered sections (and decomposition) as well
+        outcome = minimise_peak(sizes, conflicts, alignment, intervals=intervals)
+        assert outcome.proven and outcome.placement.peak == optimum
+        assert overlapping_pairs(sizes, conflicts, outcome.placement.offsets, alignment) == []
+        status, offsets = search_offsets(sizes, conflicts, optimum, alignment, intervals=intervals)
+        assert status == "found" and offsets is not None
+        assert overlapping_pairs(sizes, conflicts, offsets, alignment) == []
+        if optimum:
+            refuted = search_offsets(sizes, conflicts, optimum - 1, alignment, intervals=intervals)
+            assert refuted == ("infeasible", None)
 
     placement, proven = _minimise(sizes, conflicts, alignment)
     assert proven
@@ -203,3 +220,28 @@ def test_deeper_than_the_recursion_limit() -> None:
     assert status == "found" and offsets is not None
     assert overlapping_pairs(sizes, conflicts, offsets) == []
     assert _peak(sizes, offsets, 1) <= 6
+
+
+def test_interval_sections() -> None:
+    """Sections: the buffers live just before each distinct end, in step order; a buffer
+    spans a contiguous run; an empty interval is in none."""
+    sections = interval_sections([(0, 4), (1, 2), (2, 6), (3, 3), (5, 6)])
+    assert sections.members == [[0, 1], [0, 2], [2, 4]]  # before steps 2, 4 and 6
+    assert sections.of_buffer == [[0, 1], [0], [1, 2], [], [2]]
+    assert sections.ordered and sections.width == [4, 1, 4, 0, 1]
+
+
+def test_solves_minimallocs_challenging_instance_j() -> None:
+    """MiniMalloc's challenging instance J (409 buffers, bench/data/minimalloc): the
+    heuristic needs 1.2x the capacity, the search fits it within 1,048,576."""
+    path = Path(ROOT) / "bench" / "data" / "minimalloc" / "J.1048576.csv"
+    with path.open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    sizes = [int(r["size"]) for r in rows]
+    intervals = [(int(r["lower"]), int(r["upper"])) for r in rows]
+    conflicts = interval_conflicts(intervals)
+    assert assign_offsets(sizes, conflicts).peak > 1.1 * 1048576
+    status, offsets = search_offsets(sizes, conflicts, 1048576, intervals=intervals)
+    assert status == "found" and offsets is not None
+    assert overlapping_pairs(sizes, conflicts, offsets) == []
+    assert _peak(sizes, offsets, 1) <= 1048576
