@@ -38,7 +38,7 @@ the capacity and time, and the exact search's answer at the capacity (found, inf
 or budget spent) with its peak over the capacity and time, then how many fit.
 
     python bench/offsets.py [--sizes 1000 10000] [--repeat 3] [--seed 0] [--budget 20000]
-    python bench/offsets.py --minimalloc bench/data/minimalloc [--budget 200000]
+    python bench/offsets.py --minimalloc bench/data/minimalloc [--budget 1000000]
 """
 
 from __future__ import annotations
@@ -229,7 +229,7 @@ def main() -> None:
     parser.add_argument("--capacity", type=int, help="MiniMalloc: instead of the file names'")
     args = parser.parse_args()
     if args.minimalloc is not None:
-        minimalloc(args.minimalloc, args.capacity, args.budget or 200_000)
+        minimalloc(args.minimalloc, args.capacity, args.budget or 1_000_000)
         return
     budget = args.budget or 20_000
     print(

@@ -22,7 +22,7 @@ view), and the view stays a view of it once the allocation is placed in the work
 `ge_dialect.utils.offsets.assign_offsets` places the buffers given their conflicts; when
 its peak is above the stream-aware bound, `search=exact` (the default) hands its placement
 to the exact search (`ge_dialect.utils.offset_search.minimise_peak`, at most `budget`
-nodes, deterministic), which lowers the peak towards the bound and proves it optimal where
+work, deterministic), which lowers the peak towards the bound and proves it optimal where
 it can; `search=none` keeps the heuristic's placement.  On the lowered zoo models the
 heuristic already sits at the bound (the search does not run); on generated programs it
 ends up to 11% above it and the search reaches the bound in well under a second
@@ -140,7 +140,7 @@ take an input's bytes."""
 
 MEMORY = "npu.memory"
 SEARCH_BUDGET = 20_000
-"""Default exact-search nodes per program (see the module docstring)."""
+"""Default exact-search work per program (offset_search: a node costs 1 + its buffers / 64)."""
 SHARD = "ge.shard"
 
 CommKey = tuple[str, int, int, int, int, int, int]
@@ -249,7 +249,7 @@ class _Planner:
         self.fn = fn
         self.alignment = alignment
         self.in_place = in_place
-        self.budget = budget  # exact search nodes (0: the heuristic only)
+        self.budget = budget  # exact search work (0: the heuristic only)
         self.comm = comm  # rank programs: the communication region's layout
         self.buffers = self.reused = self.merged = 0  # the pass statistics
 

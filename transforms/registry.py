@@ -312,8 +312,8 @@ OPTION_HELP: dict[str, dict[str, str]] = {
         "search": "exact: after the heuristic, a branch-and-bound search lowers the peak "
         "towards the stream-aware bound and proves it optimal where it can; none: the "
         "heuristic's placement",
-        "budget": "search nodes the exact search may spend per program (deterministic work, "
-        "not time)",
+        "budget": "work the exact search may spend per program (deterministic, not time: a "
+        "search node costs 1 + its unplaced buffers / 64)",
     },
     "assign-streams": {
         "mode": "labels: ops of one stream.label share a stream, the others run on stream 0; "

@@ -44,7 +44,8 @@ Without the memo the search visits exactly the nodes MiniMalloc's C++ solver vis
 11 "challenging" instances (A-K; the counts of an instrumented build of its solver); the memo
 cuts them by 0-80% (bench/offsets.py --minimalloc prints the figures).
 
-The budget counts search nodes over all tries (deterministic, not time).  `search_offsets`
+The budget counts work over all tries (deterministic, not time): a node costs 1 + its
+unplaced buffers / 64, about proportional to its time.  `search_offsets`
 returns ("found", offsets), ("infeasible", None) or ("budget", None).  The recursion is as
 deep as the number of buffers; the limit is raised for the call.
 
@@ -65,7 +66,7 @@ from ge_dialect.utils.offsets import Placement, _prepare, assign_offsets, overla
 Status = Literal["found", "infeasible", "budget"]
 
 DEFAULT_BUDGET = 200_000
-"""Search nodes one call may expand (tens of seconds at most in pure Python)."""
+"""Work one call may spend (node costs, see above; tens of seconds at most)."""
 
 PREORDERS = ("WAT", "TAW", "TWA")
 """MiniMalloc's default preorders, by decreasing W (width: steps or sections spanned),
@@ -146,7 +147,8 @@ class _Search:
         self.memo = memo
         self.capacity = capacity
         self.budget = budget
-        self.nodes = 0
+        self.nodes = 0  # nodes visited (MiniMalloc's count)
+        self.work = 0  # what the budget counts: a node costs 1 + its buffers / 64
         # buffers in no section (an empty interval) conflict with nothing: they stay at 0
         self.items = [i for i, s in enumerate(units) if s and sections.of_buffer[i]]
         self.solution = [0] * len(units)
@@ -174,26 +176,21 @@ class _Search:
             return "infeasible"
         if not self.items:
             return "found"
-        limit_left = self.budget
         node_limit = 2 * len(self.items)
         old_limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(old_limit, 4 * len(self.units) + 1000))
         try:
             while True:
                 for preorder in PREORDERS:
-                    self.nodes_left = min(node_limit, limit_left)
-                    spent_before = self.nodes_left
+                    self.nodes_left = node_limit
                     try:
                         found = self._solve_all(preorder)
                     except _OutOfNodes:
                         found = None
                         self._reset()
-                    spent = spent_before - self.nodes_left
-                    self.nodes += spent
-                    limit_left -= spent
                     if found is not None:
                         return "found" if found else "infeasible"
-                    if limit_left <= 0:
+                    if self.work > self.budget:
                         return "budget"
                 node_limit *= 2
         finally:
@@ -248,15 +245,19 @@ class _Search:
         rank = {i: k for k, i in enumerate(order)}
         return self._dfs(part, secs, rank, 0, 0)
 
-    def _dfs(self, part: list[int], secs: range, rank: dict[int, int], level: int, last: int) -> bool:
+    def _dfs(
+        self, part: list[int], secs: range, rank: dict[int, int], level: int, last: int
+    ) -> bool:
+        """The node after placing a buffer of rank `last` at offset `level`: tries the
+        candidates (canonical order, dominance) that pass the inference, deepest first."""
+        self.nodes += 1
         self.nodes_left -= 1
-        if self.nodes_left < 0:
+        self.work += 1 + (len(part) >> 6)
+        if self.nodes_left < 0 or self.work > self.budget:
             raise _OutOfNodes
         off, floor, units = self.off, self.floor, self.units
         rest = [i for i in part if off[i] < 0]
         if not rest:
-            for i in part:
-                self.solution[i] = off[i]
             return True
         key = (secs.start, level, last, tuple(rest), tuple([floor[i] for i in rest]))
         if self.memo and key in self._failed:
@@ -266,76 +267,19 @@ class _Search:
         # dominance: not where some unplaced buffer would fit entirely below
         candidates = [i for i in rest if level <= floor[i] < min_height]
         candidates.sort(key=lambda i: (floor[i], rank[i]))
-        adj, cap = self.adj, self.capacity
-        of_buffer, sec_floor, sec_total = self.sec.of_buffer, self.sec_floor, self.sec_total
-        members = self.sec.members
-        ordered = self.sec.ordered
         # sections by decreasing unplaced total: a candidate at offset `at` leaves every
         # section it is not in with `at` + its total to fit below the capacity
+        sec_total = self.sec_total
         tight = sorted(secs, key=lambda s: -sec_total[s])
         for i in candidates:
             at = floor[i]
             if at == level and rank[i] < last:
                 continue
-            top = at + units[i]
-            span = of_buffer[i]
-            ok = True
-            room = cap - at
-            for s in tight:
-                if sec_total[s] <= room:
+            if not self._fits(i, at, tight):
+                if self._hatless(i):
                     break
-                if s not in span:
-                    ok = False
-                    break
-            if ok:
-                # the sections it is in: the rest of their unplaced members above it
-                for s in span:
-                    f = sec_floor[s]
-                    if (f if f > top else top) + sec_total[s] - units[i] > cap:
-                        ok = False
-                        break
-            if not ok:
-                if any(off[j] < 0 for j in adj[i]):
-                    continue
-                break
-            off[i] = at
-            raised: list[tuple[int, int]] = []
-            hat = False
-            for j in adj[i]:
-                if off[j] < 0:
-                    hat = True
-                    if floor[j] < top:
-                        raised.append((j, floor[j]))
-                        floor[j] = top
-                        if top + units[j] > cap:
-                            ok = False
-            old_floors = [(s, sec_floor[s]) for s in span]
-            for s in span:
-                if sec_floor[s] < top:
-                    sec_floor[s] = top
-                sec_total[s] -= units[i]
-            if ok and raised:
-                # a section's unplaced members all lie at or above their lowest floor: some
-                # must have a floor within the room their total leaves
-                if ordered:  # the raised buffers all meet buffer i: one run of sections
-                    affected: Iterable[int] = range(
-                        min(of_buffer[j][0] for j, _ in raised),
-                        max(of_buffer[j][-1] for j, _ in raised) + 1,
-                    )
-                else:
-                    affected = sorted({s for j, _ in raised for s in of_buffer[j]})
-                for s in affected:
-                    limit = cap - sec_total[s]
-                    alone = True
-                    for j in members[s]:
-                        if off[j] < 0:
-                            if floor[j] <= limit:
-                                break
-                            alone = False
-                    else:
-                        if not alone:
-                            ok = False
-                            break
+                continue
+            raised, old_floors, ok = self._place(i, at)
             if ok:
                 if self.sec.ordered:
                     ok = self._decompose(rest, secs, i, rank)
@@ -343,19 +287,102 @@ class _Search:
                     ok = self._dfs(rest, secs, rank, at, rank[i])
                 if ok:
                     self.solution[i] = at
-            for s, f in reversed(old_floors):
-                sec_floor[s] = f
-            for s in span:
-                sec_total[s] += units[i]
-            for j, f in reversed(raised):
-                floor[j] = f
-            off[i] = -1
+            self._unplace(i, raised, old_floors)
             if ok:
                 return True
-            if not hat:
-                break
+            if self._hatless(i):
+                break  # nothing above it depends on it: its siblings fail as well
         self._failed.add(key)
         return False
+
+    def _hatless(self, i: int) -> bool:
+        off = self.off
+        return all(off[j] >= 0 for j in self.adj[i])
+
+    def _fits(self, i: int, at: int, tight: list[int]) -> bool:
+        """Section inference before placing buffer i at `at`: the sections it is not in
+        (`tight`, by decreasing total) above `at`, those it is in above its top."""
+        sec_floor, sec_total, cap = self.sec_floor, self.sec_total, self.capacity
+        span = self.sec.of_buffer[i]
+        room = cap - at
+        for s in tight:
+            if sec_total[s] <= room:
+                break
+            if s not in span:
+                return False
+        size = self.units[i]
+        top = at + size
+        for s in span:
+            f = sec_floor[s]
+            if (f if f > top else top) + sec_total[s] - size > cap:
+                return False
+        return True
+
+    def _place(self, i: int, at: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]], bool]:
+        """Places buffer i at `at`: raises its unplaced neighbours' floors and its sections'
+        floors; the changes (to undo) and whether the placement survives the inference."""
+        off, floor, units, cap = self.off, self.floor, self.units, self.capacity
+        sec_floor, sec_total = self.sec_floor, self.sec_total
+        top = at + units[i]
+        off[i] = at
+        ok = True
+        raised: list[tuple[int, int]] = []
+        for j in self.adj[i]:
+            if off[j] < 0 and floor[j] < top:
+                raised.append((j, floor[j]))
+                floor[j] = top
+                if top + units[j] > cap:
+                    ok = False
+        span = self.sec.of_buffer[i]
+        old_floors = [(s, sec_floor[s]) for s in span]
+        for s in span:
+            if sec_floor[s] < top:
+                sec_floor[s] = top
+            sec_total[s] -= units[i]
+        return raised, old_floors, ok and (not raised or self._lowest_floors_fit(raised))
+
+    def _lowest_floors_fit(self, raised: list[tuple[int, int]]) -> bool:
+        """A section's unplaced members all lie at or above their lowest floor: in every
+        section of a raised buffer some must have a floor within the room their total
+        leaves."""
+        off, floor, cap = self.off, self.floor, self.capacity
+        of_buffer, members, sec_total = self.sec.of_buffer, self.sec.members, self.sec_total
+        if self.sec.ordered:  # the raised buffers all meet the placed one: one run
+            affected: Iterable[int] = range(
+                min(of_buffer[j][0] for j, _ in raised),
+                max(of_buffer[j][-1] for j, _ in raised) + 1,
+            )
+        else:
+            affected = sorted({s for j, _ in raised for s in of_buffer[j]})
+        for s in affected:
+            limit = cap - sec_total[s]
+            alone = True
+            for j in members[s]:
+                if off[j] < 0:
+                    if floor[j] <= limit:
+                        break
+                    alone = False
+            else:
+                if not alone:
+                    return False
+        return True
+
+    def _unplace(
+        self, i: int, raised: list[tuple[int, int]], old_floors: list[tuple[int, int]]
+    ) -> None:
+        sec_floor, sec_total, floor, size = (
+            self.sec_floor,
+            self.sec_total,
+            self.floor,
+            self.units[i],
+        )
+        for s, f in reversed(old_floors):
+            sec_floor[s] = f
+        for s in self.sec.of_buffer[i]:
+            sec_total[s] += size
+        for j, f in reversed(raised):
+            floor[j] = f
+        self.off[i] = -1
 
 
 def _preorder_key(letters: str, search: _Search) -> Callable[[int], tuple[int, ...]]:
@@ -399,11 +426,13 @@ def search_offsets(
     intervals: Sequence[tuple[int, int]] | None = None,
 ) -> tuple[Status, list[int] | None]:
     """Byte offsets with peak <= `capacity` bytes ("found"), a proof that none exist
-    ("infeasible"), or "budget" when more than `budget` search nodes were needed.  With
+    ("infeasible"), or "budget" when more than `budget` units of work were needed.  With
     `intervals` (the buffers' step intervals, from which `conflicts` was made by
     `interval_conflicts`) the sections follow the steps."""
     units, adj = _prepare(sizes, conflicts, alignment)
-    search = _Search(units, adj, _sections_for(units, adj, intervals), capacity // alignment, budget)
+    search = _Search(
+        units, adj, _sections_for(units, adj, intervals), capacity // alignment, budget
+    )
     status = search.run()
     if status != "found":
         return status, None
@@ -413,12 +442,12 @@ def search_offsets(
 @dataclass(frozen=True)
 class Outcome:
     """What `minimise_peak` did: the best placement, whether its peak is proven optimal,
-    the lower bound (bytes) it was judged against, and the search nodes spent."""
+    the lower bound (bytes) it was judged against, and the work the search spent."""
 
     placement: Placement
     proven: bool
     bound: int
-    nodes: int
+    work: int
 
 
 def minimise_peak(
@@ -435,7 +464,7 @@ def minimise_peak(
     `assign_offsets`).  The bound is the largest of `lower_bound` (bytes, trusted), the
     largest buffer and the largest section total.  The search first asks for the bound
     itself, then bisects between the lowest capacity not yet refuted and the best peak;
-    each probe may spend at most half of the nodes left.  The peak is proven optimal when
+    each probe may spend at most half of the work left.  The peak is proven optimal when
     it equals the bound or every capacity below it was proven infeasible."""
     units, adj = _prepare(sizes, conflicts, alignment)
     if start_offsets is None:
@@ -462,7 +491,7 @@ def minimise_peak(
     while low < high and left > 0:
         search = _Search(units, adj, sections, probe, max(left // 2, 1))
         status = search.run()
-        left -= search.nodes
+        left -= search.work
         if status == "found":
             peak = max((search.solution[i] + units[i] for i in search.items), default=0)
             best = Placement([o * alignment for o in search.solution], peak * alignment)

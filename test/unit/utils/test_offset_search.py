@@ -216,7 +216,7 @@ def test_deeper_than_the_recursion_limit() -> None:
     n = 1200
     sizes = [1 + i % 3 for i in range(n)]
     conflicts = interval_conflicts([(i, i + 2) for i in range(n)])
-    status, offsets = search_offsets(sizes, conflicts, 6, budget=2 * n)
+    status, offsets = search_offsets(sizes, conflicts, 6, budget=50_000)
     assert status == "found" and offsets is not None
     assert overlapping_pairs(sizes, conflicts, offsets) == []
     assert _peak(sizes, offsets, 1) <= 6
