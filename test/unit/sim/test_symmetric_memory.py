@@ -158,4 +158,5 @@ def test_program_without_ranks_has_no_region():
         "sequential_bound",
         "stream_bound",
         "buffers",
+        "optimal",
     }

@@ -159,6 +159,7 @@ def test_ge_run_reports_memory(capsys):
         "sequential_bound_bytes": 12288,
         "no_reuse_bytes": 12288,
         "buffers": 3,
+        "optimal": True,
     }
 
 
