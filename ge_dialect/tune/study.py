@@ -1,0 +1,330 @@
+"""The Optuna study of ge-tune: ask a setting, measure it on the simulator, tell the result.
+
+`tune(...)` opens (or continues) a study in `storage` (SQLite by default; any URL Optuna
+accepts), named after the graph's fingerprint unless `study` names it.  A new study first
+runs the default pipeline (trial 0, the baseline) and, when the storage holds studies of
+other graphs, the best setting of the nearest one (warm start).  Then trials are asked
+from a seeded sampler (TPE for one objective, NSGA-II for latency and memory together),
+each setting checked (`space.problem`: pruned with its reason, never simulated), compiled
+and simulated timing-only (`evaluate.measure`), and told back.  It stops after `trials`
+trials, after `timeout` seconds, or after `patience` trials without a better value.
+
+Trials run in this process (`workers=1`), in `workers` local processes sharing the storage
+(each runs its own ask/tell loop), or as Ray tasks (`ray_address`): the driver asks a batch
+of settings, Ray evaluates them on the cluster (the graph put in the object store once),
+and the driver tells the results.  The best setting and its pipeline are stored on the
+study (user attributes `fingerprint`, `best_pipeline`, `best_setting`): `best_for(storage,
+module)` finds them again (ge-opt/ge-run `--tuned`).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import optuna
+from xdsl.dialects.builtin import ModuleOp
+
+from ge_dialect import api
+from ge_dialect.tune import space
+from ge_dialect.tune.evaluate import Figures, distance, fingerprint, measure
+from ge_dialect.utils.errors import GeError
+
+optuna.logging.set_verbosity(optuna.logging.WARNING)
+
+OBJECTIVES = ("latency", "memory", "both")
+PRUNED = "pruned"  # the user attribute holding a pruned trial's reason
+
+
+class TuneError(GeError):
+    """A bad tuning request (objective, storage, Ray address, plugin): one clear line."""
+
+
+@dataclass
+class Point:
+    """A finished trial: its number, setting, pipeline and figures."""
+
+    number: int
+    setting: space.Setting
+    pipeline: str
+    figures: Figures
+
+
+@dataclass
+class TuneResult:
+    study: str
+    storage: str
+    objective: str
+    baseline: Point
+    best: list[Point]  # one point; with objective both, the Pareto front
+    trials: int
+    pruned: dict[int, str] = field(default_factory=dict)
+
+
+def _values(figures: Figures, objective: str) -> list[float]:
+    if objective == "latency":
+        return [figures.makespan_us]
+    if objective == "memory":
+        return [float(figures.peak_bytes)]
+    return [figures.makespan_us, float(figures.peak_bytes)]
+
+
+def context_of(module: ModuleOp, ranks: int) -> space.Context:
+    names = {op.name for op in module.walk()}
+    labelled = any(
+        "stream.label" in op.attributes or op.name.startswith("stream.") for op in module.walk()
+    )
+    moe = any("moe" in name for name in names)
+    return space.Context(ranks=ranks, labelled=labelled, moe=moe)
+
+
+def _sampler(objective: str, seed: int) -> optuna.samplers.BaseSampler:
+    if objective == "both":
+        return optuna.samplers.NSGAIISampler(seed=seed)
+    return optuna.samplers.TPESampler(seed=seed)
+
+
+def open_study(
+    storage: str, name: str | None, objective: str, seed: int, print_key: str
+) -> optuna.Study:
+    if objective not in OBJECTIVES:
+        raise TuneError(f"error: unknown objective '{objective}' (choose {', '.join(OBJECTIVES)})")
+    directions = ["minimize"] * (2 if objective == "both" else 1)
+    try:
+        return optuna.create_study(
+            storage=storage,
+            study_name=name or f"ge-tune-{print_key}-{objective}",
+            directions=directions,
+            sampler=_sampler(objective, seed),
+            load_if_exists=True,
+        )
+    except (ValueError, ImportError, optuna.exceptions.OptunaError) as e:
+        raise TuneError(f"error: cannot open storage '{storage}': {e}") from None
+    except Exception as e:  # SQLAlchemy's errors: a path that cannot be opened
+        raise TuneError(f"error: cannot open storage '{storage}': {e}".splitlines()[0]) from None
+
+
+def _nearest_setting(storage: str, study: optuna.Study, fp: dict[str, Any]) -> dict | None:
+    """The best parameters of the other study in `storage` whose fingerprint is nearest."""
+    best: tuple[float, str, dict] | None = None
+    for summary in optuna.get_all_study_summaries(storage):
+        other = summary.user_attrs.get("fingerprint")
+        params = summary.user_attrs.get("best_params")
+        if summary.study_name == study.study_name or not other or not params:
+            continue
+        d = distance(fp, other)
+        if best is None or (d, summary.study_name) < best[:2]:
+            best = (d, summary.study_name, params)
+    return None if best is None else best[2]
+
+
+def _evaluate(
+    module: ModuleOp, setting: space.Setting, context: space.Context, topology: Any
+) -> Figures | str:
+    """The figures of `setting`, or why it cannot run (pruned)."""
+    reason = space.problem(setting, context)
+    if reason is not None:
+        return reason
+    try:
+        return measure(module, space.pipeline(setting, context), context.ranks, topology)
+    except GeError as e:
+        return str(e).splitlines()[0]
+
+
+def _tell(study: optuna.Study, trial: optuna.Trial, outcome: Figures | str, objective: str) -> None:
+    if isinstance(outcome, str):
+        trial.set_user_attr(PRUNED, outcome)
+        study.tell(trial, state=optuna.trial.TrialState.PRUNED)
+        return
+    trial.set_user_attr("makespan_us", outcome.makespan_us)
+    trial.set_user_attr("peak_bytes", outcome.peak_bytes)
+    study.tell(trial, _values(outcome, objective))
+
+
+class _Stopper:
+    """Stops after `trials` told trials, `timeout` seconds or `patience` trials without a
+    better value (one objective; with two, without a new Pareto point)."""
+
+    def __init__(self, trials: int, timeout: float | None, patience: int | None):
+        self.left = trials
+        self.deadline = None if timeout is None else time.monotonic() + timeout
+        self.patience = patience
+        self.stale = 0
+        self.best: float | None = None
+
+    def told(self, study: optuna.Study, values: list[float] | None) -> None:
+        self.left -= 1
+        if values is None or self.patience is None:
+            return
+        score = values[0] if len(values) == 1 else len(study.best_trials)
+        better = self.best is None or (score < self.best if len(values) == 1 else score != self.best)
+        self.best = score if better else self.best
+        self.stale = 0 if better else self.stale + 1
+
+    def done(self) -> bool:
+        if self.left <= 0:
+            return True
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            return True
+        return self.patience is not None and self.stale >= self.patience
+
+
+def _run_local(
+    study: optuna.Study,
+    module: ModuleOp,
+    context: space.Context,
+    objective: str,
+    stopper: _Stopper,
+    topology: Any,
+) -> None:
+    while not stopper.done():
+        trial = study.ask()
+        setting = space.sample(trial, context)
+        outcome = _evaluate(module, setting, context, topology)
+        _tell(study, trial, outcome, objective)
+        stopper.told(study, None if isinstance(outcome, str) else _values(outcome, objective))
+
+
+def _worker(args: tuple) -> None:
+    """A local worker process: its own ask/tell loop on the shared storage."""
+    text, storage, name, objective, seed, ranks, trials, timeout, topology, plugins = args
+    for path in plugins:
+        space.load_plugin(path)
+    module = api.parse(text)
+    study = optuna.load_study(storage=storage, study_name=name, sampler=_sampler(objective, seed))
+    _run_local(study, module, context_of(module, ranks), objective, _Stopper(trials, timeout, None), topology)
+
+
+def _run_ray(
+    study: optuna.Study,
+    module: ModuleOp,
+    context: space.Context,
+    objective: str,
+    stopper: _Stopper,
+    topology: Any,
+    address: str,
+    batch: int,
+) -> None:
+    from ge_dialect.tune import ray_executor
+
+    ray_executor.run(study, module, context, objective, stopper, topology, address, batch)
+
+
+def tune(
+    module: ModuleOp,
+    *,
+    trials: int = 20,
+    objective: str = "latency",
+    storage: str = "sqlite:///ge-tune.db",
+    study: str | None = None,
+    workers: int = 1,
+    ray_address: str | None = None,
+    timeout: float | None = None,
+    patience: int | None = None,
+    ranks: int = 1,
+    topology: Any = None,
+    seed: int = 0,
+    plugins: tuple[str, ...] = (),
+    progress: Callable[[str], None] | None = None,
+) -> TuneResult:
+    """Tunes `module`'s pass settings on the simulator (see the module docstring)."""
+    for path in plugins:
+        try:
+            space.load_plugin(path)
+        except Exception as e:
+            raise TuneError(f"{path}: error: the search-space plugin raised: {e}") from None
+    fp = fingerprint(module)
+    context = context_of(module, ranks)
+    the_study = open_study(storage, study, objective, seed, fp["key"])
+    the_study.set_user_attr("fingerprint", fp)
+    if not the_study.trials:
+        the_study.enqueue_trial(space.default_setting(context), user_attrs={"role": "baseline"})
+        warm = _nearest_setting(storage, the_study, fp)
+        if warm is not None:
+            the_study.enqueue_trial(warm, user_attrs={"role": "warm start"}, skip_if_exists=True)
+    stopper = _Stopper(trials, timeout, patience)
+    if ray_address is not None:
+        _run_ray(the_study, module, context, objective, stopper, topology, ray_address, max(workers, 1))
+    elif workers > 1:
+        # the enqueued trials first, here, then the workers share the rest
+        while not stopper.done() and _waiting(the_study):
+            _run_one(the_study, module, context, objective, stopper, topology)
+        left = max(stopper.left, 0)
+        text = api.print_module(module)
+        jobs = [
+            (text, storage, the_study.study_name, objective, seed + 1 + k, ranks,
+             left // workers + (k < left % workers), timeout, topology, plugins)
+            for k in range(workers)
+        ]
+        processes = [multiprocessing.get_context("spawn").Process(target=_worker, args=(j,)) for j in jobs]
+        for p in processes:
+            p.start()
+        for p in processes:
+            p.join()
+    else:
+        _run_local(the_study, module, context, objective, stopper, topology)
+    return _result(the_study, storage, objective, context)
+
+
+def _waiting(study: optuna.Study) -> bool:
+    return any(t.state == optuna.trial.TrialState.WAITING for t in study.get_trials(deepcopy=False))
+
+
+def _run_one(study, module, context, objective, stopper, topology) -> None:
+    trial = study.ask()
+    setting = space.sample(trial, context)
+    outcome = _evaluate(module, setting, context, topology)
+    _tell(study, trial, outcome, objective)
+    stopper.told(study, None if isinstance(outcome, str) else _values(outcome, objective))
+
+
+def _point(trial: optuna.trial.FrozenTrial, context: space.Context) -> Point:
+    setting = dict(trial.params)
+    return Point(
+        trial.number,
+        setting,
+        space.pipeline(setting, context),
+        Figures(trial.user_attrs["makespan_us"], trial.user_attrs["peak_bytes"]),
+    )
+
+
+def _result(study: optuna.Study, storage: str, objective: str, context: space.Context) -> TuneResult:
+    done = [t for t in study.get_trials(deepcopy=False) if t.state == optuna.trial.TrialState.COMPLETE]
+    if not done:
+        raise TuneError("error: no trial completed (every setting was pruned)")
+    baseline = min(done, key=lambda t: t.number)
+    if objective == "both":
+        best = sorted(study.best_trials, key=lambda t: (t.values, t.number))
+    else:
+        best = [min(done, key=lambda t: (t.values[0], t.number))]
+    points = [_point(t, context) for t in best]
+    study.set_user_attr("best_params", dict(best[0].params))
+    study.set_user_attr("best_pipeline", points[0].pipeline)
+    pruned = {
+        t.number: t.user_attrs.get(PRUNED, "")
+        for t in study.get_trials(deepcopy=False)
+        if t.state == optuna.trial.TrialState.PRUNED
+    }
+    return TuneResult(
+        study.study_name, storage, objective, _point(baseline, context), points, len(done), pruned
+    )
+
+
+def best_for(storage: str, module: ModuleOp) -> str:
+    """The best pipeline stored for `module`'s fingerprint (ge-opt/ge-run `--tuned`)."""
+    key = fingerprint(module)["key"]
+    try:
+        summaries = optuna.get_all_study_summaries(storage)
+    except Exception as e:
+        raise TuneError(f"error: cannot open storage '{storage}': {e}".splitlines()[0]) from None
+    found = [
+        s for s in summaries
+        if (s.user_attrs.get("fingerprint") or {}).get("key") == key and s.user_attrs.get("best_pipeline")
+    ]
+    if not found:
+        raise TuneError(f"error: '{storage}' holds no tuned setting for this graph (fingerprint {key})")
+    return str(sorted(found, key=lambda s: s.study_name)[0].user_attrs["best_pipeline"])
+
