@@ -112,6 +112,12 @@ def register(parameter: Parameter, apply: Callable[[Setting, list[str]], None]) 
     _APPLY[parameter.name] = apply
 
 
+def unregister(name: str) -> None:
+    """Removes a plugin's parameter (tests, or a plugin loaded twice on purpose)."""
+    PARAMETERS[:] = [p for p in PARAMETERS if p.name != name or name not in _APPLY]
+    _APPLY.pop(name, None)
+
+
 def load_plugin(path: str) -> None:
     """Runs a search-space plugin file (it calls `register`)."""
     runpy.run_path(path, run_name="ge_tune_plugin")
@@ -119,11 +125,13 @@ def load_plugin(path: str) -> None:
 
 def choices(parameter: Parameter, context: Context) -> tuple[Value, ...]:
     """The parameter's choices on this graph: the split over the rank count's divisors;
-    without stream labels, mode labels is mode single (not offered)."""
+    mode labels only with stream labels (without them it is mode single), mode single only
+    without them (GE refuses labels on one stream)."""
     if parameter.name in ("tp", "ep", "pp"):
         return _divisors(context.ranks)
-    if parameter.name == "streams" and not context.labelled:
-        return ("single", "auto")
+    if parameter.name == "streams":
+        # without labels, labels is single; with them, single is refused (GE E10055)
+        return ("labels", "auto") if context.labelled else ("single", "auto")
     return parameter.choices
 
 
