@@ -457,6 +457,16 @@ def draw_timeline(result: SimResult, path: str, title: str | None = None) -> Non
     timeline_png(result.timeline, path, title)
 
 
+def tune(model: ModuleOp | str | os.PathLike[str], **options: Any) -> Any:
+    """Tunes `model`'s pass settings on the simulator (a module, or a path loaded with
+    `load`): `ge_dialect.tune.study.tune`'s options (`trials`, `objective`, `storage`, ...);
+    returns its `TuneResult`.  Needs Optuna (the `tune` extra), imported only here."""
+    from ge_dialect.tune.study import tune as run_study
+
+    module = model if isinstance(model, ModuleOp) else load(model)
+    return run_study(module, **options)
+
+
 def reference(
     module: ModuleOp, inputs: Mapping[str, Any], *, function: str | None = None
 ) -> dict[str, np.ndarray]:
@@ -572,6 +582,7 @@ __all__ = [
     "write_package",
     "load_package",
     "trace",
+    "tune",
     "within_tolerance",
     "decode",
     "device_program",

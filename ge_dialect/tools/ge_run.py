@@ -284,6 +284,7 @@ class GeRunMain(GeOptMain):
     def setup_pipeline(self) -> None:
         self.check_files()
         self.check_flags()
+        self.check_tuned()
         passes = [p for p in (self.args.passes, *self.pass_flags) if p]
         passes = self.shard_passes(passes)
         if self.args.opt_level == 0:

@@ -110,7 +110,15 @@ def _check(args: argparse.Namespace) -> None:
 
 def _figures(point: Point) -> str:
     f = point.figures
-    return f"makespan {f.makespan_us:.3f} us, peak {f.peak_bytes / MIB:.3f} MiB"
+    return f"makespan {f.makespan_us:.3f} us, peak {f.peak_bytes / MIB:.3f} MiB ({f.peak_bytes} bytes)"
+
+
+def _front(result: TuneResult) -> list[Point]:
+    """The Pareto front by makespan, one point per pipeline (its first trial)."""
+    points: dict[str, Point] = {}
+    for p in sorted(result.best, key=lambda p: p.number):
+        points.setdefault(p.pipeline, p)
+    return sorted(points.values(), key=lambda p: (p.figures.makespan_us, p.figures.peak_bytes))
 
 
 def command_line(model: str, point: Point, ranks: int, topology: str | None) -> str:
@@ -132,7 +140,7 @@ def report(result: TuneResult, model: str, ranks: int, topology: str | None) -> 
         f"baseline (trial {base.number}, default pipeline): {_figures(base)}",
     ]
     if result.objective == "both":
-        front = sorted(result.best, key=lambda p: (p.figures.makespan_us, p.figures.peak_bytes))
+        front = _front(result)
         lines.append(f"Pareto front ({len(front)} points, by makespan):")
         lines += [f"  trial {p.number}: {_figures(p)}: {p.pipeline}" for p in front]
     else:
@@ -153,7 +161,7 @@ def draw_front(result: TuneResult, path: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    front = sorted(result.best, key=lambda p: p.figures.makespan_us)
+    front = _front(result)
     figure, axes = plt.subplots(figsize=(6, 4))
     axes.plot(
         [p.figures.makespan_us for p in front],

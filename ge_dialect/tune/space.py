@@ -203,7 +203,9 @@ def pipeline(setting: Setting, context: Context) -> str:
     passes.append("assign-streams{" + " ".join(streams) + "}")
     passes.append("lower-to-device")
     in_place = "true" if setting.get("in_place", True) else "false"
-    passes.append(f"plan-memory{{in-place={in_place} search={setting.get('memory_search', 'exact')}}}")
+    passes.append(
+        f"plan-memory{{in-place={in_place} search={setting.get('memory_search', 'exact')}}}"
+    )
     for name, apply in _APPLY.items():
         if name in setting:
             apply(setting, passes)

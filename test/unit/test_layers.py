@@ -14,12 +14,15 @@ module the table does not cover fails, so a new folder has to be classified.
     transforms/            transforms  utils, ir, transforms
     ge_dialect/api.py      api         utils, ir, sim, frontend, transforms
     ge_dialect/torchair/   torchair    everything below it
+    ge_dialect/tune/       tune        utils, api, tune (ge-tune's Optuna study)
     ge_dialect/tools/      tools       the API, the errors and files utilities, the registries
                                        (dialects, passes), the parser's error type, and pass
                                        reports
 
 A dialect (`ir.dialects.*`) may import `transforms.canonicalization` inside a function:
-canonicalization patterns are loaded lazily by the op, as xDSL does.  `ge_dialect.torchair`
+canonicalization patterns are loaded lazily by the op, as xDSL does.  The API may import
+`ge_dialect.tune` inside a function only (`api.tune`: Optuna stays off the start-up path);
+tools may import it too.  `ge_dialect.torchair`
 (TorchAir's API: the `torch.compile` backend) is a client of `ge_dialect.api`; no tool
 imports it.  It and `ge_dialect.frontend.torch_import` import torch at module level, so
 nothing on ge-opt's start-up path may import them (`api.load` does so inside a function).
@@ -44,8 +47,9 @@ from helpers.support import ROOT
 
 PROJECT = ("ge_dialect", "transforms")
 
-PACKAGE, UTILS, IR, SIM, FRONTEND, TRANSFORMS, API, TORCHAIR, TOOLS = (
-    "package", "utils", "ir", "sim", "frontend", "transforms", "api", "torchair", "tools")
+PACKAGE, UTILS, IR, SIM, FRONTEND, TRANSFORMS, API, TORCHAIR, TUNE, TOOLS = (
+    "package", "utils", "ir", "sim", "frontend", "transforms", "api", "torchair", "tune",
+    "tools")
 
 # (folder or module, layer), one row per folder: an entry covers the module and, if a
 # package, its submodules.
@@ -58,6 +62,7 @@ TABLE: tuple[tuple[str, str], ...] = (
     ("transforms", TRANSFORMS),
     ("ge_dialect.api", API),
     ("ge_dialect.torchair", TORCHAIR),
+    ("ge_dialect.tune", TUNE),
     ("ge_dialect.tools", TOOLS),
 )
 
@@ -71,6 +76,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     TRANSFORMS: frozenset({UTILS, IR, TRANSFORMS}),
     API: frozenset({UTILS, IR, SIM, FRONTEND, TRANSFORMS, API}),
     TORCHAIR: frozenset({UTILS, IR, SIM, FRONTEND, TRANSFORMS, API, TORCHAIR}),
+    TUNE: frozenset({UTILS, API, TUNE}),
     TOOLS: frozenset({TOOLS}),
 }
 
@@ -79,6 +85,7 @@ GE = "ge_dialect.ir.dialects.ge"
 NEVER_IMPORT_GE = ("ge_dialect.ir.dialects.stream", "ge_dialect.ir.dialects.npu")
 SIM_MAY_IMPORT_OF_IR = "ge_dialect.ir.dialects.npu"
 LAZY_CANONICALIZATION = "transforms.canonicalization"
+LAZY_TUNE = "ge_dialect.tune"  # the API imports it inside a function only
 # what a tool may import beyond the tools: (module or package, with its submodules?)
 TOOL_IMPORTS: tuple[tuple[str, bool], ...] = (
     ("ge_dialect", False),
@@ -89,6 +96,7 @@ TOOL_IMPORTS: tuple[tuple[str, bool], ...] = (
     ("ge_dialect.ir.registry", True),
     ("transforms", False),
     ("transforms.reports", True),
+    ("ge_dialect.tune", True),
 )
 
 
@@ -207,11 +215,13 @@ def layer_problem(imp: Import) -> str | None:
             return None
         return (f"{what}: tools import only ge_dialect.api, ge_dialect.utils.errors and "
                 ".files, the registries (ge_dialect.ir.registry, transforms), the parser's "
-                "error and pass reports")
+                "error, pass reports and ge_dialect.tune")
     if src_layer == SIM and under(dst, SIM_MAY_IMPORT_OF_IR):
         return None
     if imp.lazy and under(dst, LAZY_CANONICALIZATION) and under(src, DIALECTS):
         return None  # canonicalization patterns loaded lazily by a dialect's op
+    if imp.lazy and src_layer == API and under(dst, LAZY_TUNE):
+        return None  # api.tune: Optuna only when called
     if dst_layer in ALLOWED[src_layer]:
         return None
     return f"{what}: {src_layer} imports only {', '.join(sorted(ALLOWED[src_layer]))}"
@@ -493,6 +503,12 @@ def test_the_clean_project_passes():
     ({"ge_dialect__api": "def f():\n    from ge_dialect import torchair\n"},
      "ge_dialect.api:2 (in a function): api module ge_dialect.api imports ge_dialect.torchair "
      "(torchair)"),
+    # the API imports ge_dialect.tune only inside a function; tune: utils, api, tune only
+    ({"ge_dialect__api": "import ge_dialect.tune.study\n"},
+     "ge_dialect.api:1: api module ge_dialect.api imports ge_dialect.tune.study (tune)"),
+    ({"ge_dialect__tune__study": "from transforms.fuse import FusePass\n"},
+     "ge_dialect.tune.study:1: tune module ge_dialect.tune.study imports transforms.fuse "
+     "(transforms)"),
     # tools: the API, the errors, the registries and reports only
     ({"ge_dialect__tools__ge_opt": "def f():\n    from ge_dialect.ir import weights\n"},
      "ge_dialect.tools.ge_opt:2 (in a function): tools module ge_dialect.tools.ge_opt imports "

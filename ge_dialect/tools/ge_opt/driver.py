@@ -299,6 +299,12 @@ class GeOptMain(xDSLOptMain):
             "transforms.register_pass) become pass flags and -p passes (repeatable)",
         )
         group.add_argument(
+            "--tuned",
+            metavar="DB",
+            help="run the best pipeline ge-tune stored for this graph in DB (a file or an "
+            "Optuna storage URL) instead of the default one (not with pass flags or -p)",
+        )
+        group.add_argument(
             "--pass-statistics",
             action="store_true",
             help="after the passes, print on stderr what each pass counted (fusions, "
@@ -339,6 +345,7 @@ class GeOptMain(xDSLOptMain):
 
     def setup_pipeline(self) -> None:
         self.check_files()
+        self.check_tuned()
         self.args.passes = ",".join(p for p in (self.args.passes, *self.pass_flags) if p)
         try:
             self.pipeline = parse_pipeline(
@@ -348,6 +355,37 @@ class GeOptMain(xDSLOptMain):
             raise UsageError(str(e).replace("\n", " ")) from None
         except ValueError as e:
             raise UsageError(str(e)) from None
+
+    def check_tuned(self) -> None:
+        """`--tuned` replaces the pipeline: pass flags, `-p` (and ge-run's `-O`) are usage
+        errors with it."""
+        if self.args.tuned is None or getattr(self, "_tuned_pipeline", None) is not None:
+            return
+        if self.args.passes or self.pass_flags or getattr(self.args, "opt_level", None) is not None:
+            flags = "pass flags, -p or -O" if hasattr(self.args, "opt_level") else "pass flags or -p"
+            raise UsageError(f"--tuned runs the stored pipeline: it cannot go with {flags}")
+
+    def use_tuned(self, prog: ModuleOp) -> None:
+        """`--tuned DB`: the pipeline ge-tune stored for `prog`'s graph becomes the pipeline
+        (Optuna is imported only here)."""
+        if self.args.tuned is None:
+            return
+        storage = self.args.tuned
+        if "://" not in storage:  # a file: an SQLite database
+            if not os.path.isfile(storage):
+                raise GeError(f"{storage}: error: no such tuning database")
+            storage = "sqlite:///" + os.path.abspath(storage)
+        try:
+            from ge_dialect.tune.study import best_for
+        except ImportError as e:
+            raise GeError(f"error: --tuned needs Optuna (the 'tune' extra): {e}") from None
+        try:
+            self._tuned_pipeline: str | None = best_for(storage, prog)
+        except GeError as e:
+            raise GeError(f"{self.get_input_name()}: {e}") from None
+        self.args.passes = self._tuned_pipeline
+        self.pass_flags = []
+        self.setup_pipeline()
 
     def check_pdl_files(self) -> None:
         """Reads the PDL file of each `apply-pdl` of the pipeline before the input: an error
@@ -543,6 +581,7 @@ class GeOptMain(xDSLOptMain):
     # ---- passes and output ---------------------------------------------------------------------
 
     def apply_passes(self, prog: ModuleOp) -> None:
+        self.use_tuned(prog)
         try:
             try:
                 self.compile(prog)

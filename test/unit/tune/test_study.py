@@ -127,5 +127,7 @@ def test_invalid_settings_are_pruned_with_their_reason(tmp_path):
         assert "makespan_us" not in t.user_attrs  # never simulated
         context = space.Context(ranks=4, labelled=True)
         reason = space.problem(dict(t.params), context)
-        assert t.user_attrs["pruned"] == reason or (reason is None and "error:" in t.user_attrs["pruned"])
+        assert t.user_attrs["pruned"] == reason or (
+            reason is None and "error:" in t.user_attrs["pruned"]
+        )
     assert result.pruned == {t.number: t.user_attrs["pruned"] for t in pruned}

@@ -1,0 +1,125 @@
+"""ge-tune's throughput and what it finds, by simulation (seeded TPE, small budgets).
+
+1. Trials per second on the zoo's Inception (objective latency, `--trials` trials each):
+   in this process, with 2 local worker processes sharing the SQLite storage, and on a
+   local Ray instance with 2 CPUs (`ray.init(num_cpus=2)`, batches of 2 trials), and the
+   scaling ratios against in-process.
+2. The makespan the study finds against the default pipeline (trial 0) on three zoo models
+   (ResNet-18, Inception, the encoder), two transformers built from configs (tiny Llama
+   and GPT-2, imported from PyTorch) and, on 4 ranks, a MoE layer (bench/ranks.py's, 512
+   tokens, 16 experts, top 4): baseline and best makespan (us), their ratio, the best's
+   peak over the baseline's, and the best pipeline.
+
+Storages are temporary SQLite files.  It asserts nothing.
+
+    python bench/tune.py [--trials 16] [--skip-ray]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+
+BENCH = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(BENCH)
+sys.path.insert(0, os.path.join(ROOT, "examples", "zoo"))
+
+from make_zoo import zoo_model  # noqa: E402
+from ranks import moe_layer, moe_weights  # noqa: E402
+
+from ge_dialect import api  # noqa: E402
+from ge_dialect.tune.study import tune  # noqa: E402
+
+
+def throughput(trials: int, skip_ray: bool) -> None:
+    module = api.load(zoo_model("inception"))
+    rates = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        runs = [("in-process", {}), ("2 workers", {"workers": 2})]
+        if not skip_ray:
+            runs.append(("Ray, 2 CPUs", {"ray_address": "local", "workers": 2}))
+        for k, (name, options) in enumerate(runs):
+            if name.startswith("Ray"):
+                import ray
+
+                ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+            start = time.perf_counter()
+            tune(module, trials=trials, storage=f"sqlite:///{tmp}/{k}.db", seed=0, **options)
+            seconds = time.perf_counter() - start
+            if name.startswith("Ray"):
+                ray.shutdown()
+            rates[name] = trials / seconds
+            print(
+                f"{name:<12} {trials} trials in {seconds:6.2f} s: {rates[name]:5.2f} trials/s"
+                f" ({rates[name] / rates['in-process']:.2f}x in-process)"
+            )
+            sys.stdout.flush()
+
+
+def transformer(name: str):
+    import torch
+    import transformers
+
+    from ge_dialect.frontend.torch_import import import_torch
+
+    torch.manual_seed(0)
+    eager = {"attn_implementation": "eager", "use_cache": False}
+    if name == "llama":
+        config = transformers.LlamaConfig(
+            hidden_size=128,
+            intermediate_size=344,
+            num_hidden_layers=2,
+            num_attention_heads=4,
+            num_key_value_heads=2,
+            vocab_size=256,
+            max_position_embeddings=64,
+            **eager,
+        )
+        model = transformers.LlamaModel(config)
+    else:
+        config = transformers.GPT2Config(
+            n_embd=128, n_layer=2, n_head=4, n_positions=64, vocab_size=256, **eager
+        )
+        model = transformers.GPT2Model(config)
+    return import_torch(model.eval(), (torch.randint(0, 256, (1, 32)),))
+
+
+def found(trials: int) -> None:
+    print(
+        f"{'graph':<16}{'ranks':>6}{'default us':>12}{'best us':>10}{'ratio':>8}{'peak':>7}"
+        "  pipeline"
+    )
+    graphs = [
+        (n, lambda n=n: api.load(zoo_model(n)), 1) for n in ("resnet18", "inception", "encoder")
+    ]
+    graphs += [(n, lambda n=n: transformer(n), 1) for n in ("llama", "gpt2")]
+    graphs.append(("moe layer", lambda: moe_layer(512, 4, moe_weights(256, 16, 512)), 4))
+    with tempfile.TemporaryDirectory() as tmp:
+        for k, (name, make, ranks) in enumerate(graphs):
+            result = tune(
+                make(), trials=trials, ranks=ranks, storage=f"sqlite:///{tmp}/{k}.db", seed=0
+            )
+            base, best = result.baseline.figures, result.best[0].figures
+            peak = best.peak_bytes / base.peak_bytes if base.peak_bytes else 1.0
+            print(
+                f"{name:<16}{ranks:>6}{base.makespan_us:>12.1f}{best.makespan_us:>10.1f}"
+                f"{best.makespan_us / base.makespan_us:>8.3f}{peak:>7.2f}"
+                f"  {result.best[0].pipeline}"
+            )
+            sys.stdout.flush()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--trials", type=int, default=16)
+    parser.add_argument("--skip-ray", action="store_true")
+    args = parser.parse_args()
+    throughput(args.trials, args.skip_ray)
+    found(args.trials)
+
+
+if __name__ == "__main__":
+    main()
