@@ -15,6 +15,7 @@ pass records (say, `assign-streams{report=true}`'s summary) stay on the module:
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Mapping, Sequence
 from io import StringIO
@@ -59,6 +60,10 @@ def __getattr__(name: str) -> Any:
         return getattr(run, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+
+HCCL_ALGORITHMS = ("ring", "mesh", "double-binary-tree", "halving-doubling")
+"""The algorithms `simulate_ranks(hccl_algo=...)` may force (`sim.topology`'s list, kept
+here so that the tools need not import the simulator to list them)."""
 
 DEFAULT_PIPELINE = "canonicalize,cse,fuse,fuse-attention,fuse-mlp,to-nc1hwc0,assign-streams"
 """The optimisation part of the pipeline (lowering and planning follow): what
@@ -314,6 +319,7 @@ def simulate_ranks(
     seed: int = 0,
     check: bool = True,
     splits: Mapping[str, int] | None = None,
+    hccl_algo: str | None = None,
 ) -> RanksResult:
     """Runs rank programs together on the simulated cluster: every rank on its own device
     of `topology` (a `Topology`, a topology JSON path, or None: the shipped 8-NPU server up
@@ -325,9 +331,15 @@ def simulate_ranks(
     `inputs` are the whole model's (rank r gets its slice of a split input); None draws
     seeded random ones.  Errors as `simulate`'s; a topology with too few devices, or
     collectives that do not match across ranks, are `GeError`s.  Pipeline stages (`stage`,
-    `micro_batches` of `ge.shard`) add the bubble to the report."""
+    `micro_batches` of `ge.shard`) add the bubble to the report.  `hccl_algo` forces an
+    algorithm on the collectives it has a formula for (`Topology.hccl_algo`, as HCCL_ALGO)."""
     from ge_dialect.sim import run
-    from ge_dialect.sim.topology import Topology, default_topology, load_topology
+    from ge_dialect.sim.topology import (
+        FORCED_ALGORITHMS,
+        Topology,
+        default_topology,
+        load_topology,
+    )
 
     if isinstance(program, ModuleOp):
         found = rank_programs(program)
@@ -348,6 +360,13 @@ def simulate_ranks(
         topo = topology
     else:
         topo = default_topology(len(programs)) if topology is None else load_topology(topology)
+    if hccl_algo is not None:
+        if hccl_algo not in FORCED_ALGORITHMS:
+            raise GeError(
+                f"error: unknown HCCL algorithm '{hccl_algo}' "
+                f"(choose {', '.join(FORCED_ALGORITHMS)})"
+            )
+        topo = dataclasses.replace(topo, hccl_algo=hccl_algo)
     return run.run_ranks(
         programs,
         split,
@@ -567,6 +586,7 @@ def open_external_writer(path: str, out_dir: str) -> ExternalWriter:
 
 __all__ = [
     "DEFAULT_PIPELINE",
+    "HCCL_ALGORITHMS",
     "FRONTENDS",
     "ExternalWriter",
     "RanksResult",

@@ -995,6 +995,9 @@ class AssignStreamsPass(ModulePass):
     max_streams: int = 8
     report: bool = False
     comm_streams: int = 1
+    priorities: str = ""
+    """Priorities given to user labels, "LABEL:N LABEL:N" (GE's stream priority; a smaller
+    value is more urgent): they replace the labels' own before streams are assigned."""
 
     def __post_init__(self) -> None:
         check_literal_options(self)  # xDSL's pipeline parser checks them too, less clearly
@@ -1007,8 +1010,32 @@ class AssignStreamsPass(ModulePass):
                 f"assign-streams: comm-streams must be 1 or 2 (GE's 1 compute + 1-2 comm "
                 f"streams), got {self.comm_streams}"
             )
+        self.priority_of()  # checks the syntax
+
+    def priority_of(self) -> dict[str, int]:
+        """The `priorities` option as label -> priority."""
+        table: dict[str, int] = {}
+        for item in self.priorities.split():
+            label, sep, value = item.rpartition(":")
+            try:
+                table[label] = int(value)
+            except ValueError:
+                sep = ""
+            if not sep or not label:
+                raise OptionError(
+                    f"assign-streams: priorities takes LABEL:N items, got '{item}'"
+                ) from None
+        return table
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        table = self.priority_of()
+        if table:
+            for inner in op.walk():
+                label = inner.attributes.get(stream.LABEL)
+                if isinstance(label, stream.LabelAttr) and label.label.data in table:
+                    inner.attributes[stream.LABEL] = stream.LabelAttr(
+                        label.label.data, table[label.label.data], bool(label.inner_parallel.data)
+                    )
         for region in op.regions:
             for block in region.blocks:
                 for inner in block.ops:

@@ -176,6 +176,9 @@ class Topology:
     sources: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     """Located warnings of the file (`t.json:LINE:COL: warning: ...`), ge-run prints them."""
+    hccl_algo: str | None = None
+    """An algorithm forced on every all-reduce, all-gather and reduce-scatter it has a
+    formula for (as `HCCL_ALGO`); None: HCCL's choice."""
 
     def __post_init__(self) -> None:
         self._by_name = {d.name: d for d in self.devices}
@@ -239,6 +242,8 @@ class Topology:
             return "pairwise"
         if kind == "broadcast":
             return "binomial-tree"
+        if self.hccl_algo is not None and forceable(kind, self.hccl_algo):
+            return self.hccl_algo
         servers = {self.devices[r].server for r in members}
         if len(servers) == 1:
             mesh = all(
@@ -348,6 +353,19 @@ def _preference(link: Link) -> tuple[int, float, float]:
     """Of several links joining one pair: HCCS, then PCIe, then RoCE; then the widest and
     the quickest."""
     return (LINK_TYPES.index(link.type), -link.bandwidth, link.latency)
+
+
+FORCED_ALGORITHMS = ("ring", "mesh", "double-binary-tree", "halving-doubling")
+"""The algorithms `Topology.hccl_algo` may force (on the kinds each has a formula for)."""
+
+
+def forceable(kind: str, algorithm: str) -> bool:
+    """Whether HCCL's formulas cover `kind` by `algorithm`."""
+    try:
+        hccl_formula(kind, algorithm, 2, 1.0, 0.0, 0.0, 0.0)
+    except ValueError:
+        return False
+    return True
 
 
 def hccl_formula(

@@ -26,7 +26,8 @@ a directory is such a package, run again on its topology and profile (the same r
 The pipeline is `ge_dialect.api.DEFAULT_PIPELINE` unless pass flags or `-p` say otherwise:
 they replace the optimisation part, and `lower-to-device` and `plan-memory` are appended
 unless they hold them; `-O0` runs the lowering and the planning only; input that already
-holds an `npu` program runs no passes.  `--inputs` is an `.npz` whose keys are the
+holds an `npu` program runs no passes; `--tuned DB` runs the pipeline ge-tune stored for the
+graph instead (not with pass flags, `-p` or `-O`).  `--inputs` is an `.npz` whose keys are the
 function's argument names (ONNX names when imported, `arg0`, ... otherwise); without it
 inputs are seeded random arrays (`--seed`): floats ~ U(-1, 1), integers in [0, 2) (valid
 token ids, masks and token types), booleans fair.  `--outputs` writes the outputs (keys: result
@@ -238,6 +239,13 @@ class GeRunMain(GeOptMain):
             "910 server, two servers above 8 ranks)",
         )
         group.add_argument(
+            "--hccl-algo",
+            choices=api.HCCL_ALGORITHMS,
+            default=None,
+            help="force this algorithm on the all-reduces, all-gathers and reduce-scatters it "
+            "has a formula for, as HCCL_ALGO (default: HCCL's choice by size and topology)",
+        )
+        group.add_argument(
             "--package",
             metavar="DIR",
             help="write the multi-rank run's per-rank package to DIR (each rank's program, "
@@ -280,6 +288,11 @@ class GeRunMain(GeOptMain):
             arg_parser._option_string_actions[flag].help = f"{dumps} {how}"
 
     # ---- pipeline -------------------------------------------------------------------------
+
+    def use_tuned_flags(self, flags: tuple[str, ...]) -> None:
+        options = dict(zip(flags[::2], flags[1::2], strict=True))
+        if "--hccl-algo" in options and self.args.hccl_algo is None:
+            self.args.hccl_algo = options["--hccl-algo"]
 
     def setup_pipeline(self) -> None:
         self.check_files()
@@ -603,6 +616,7 @@ class GeRunMain(GeOptMain):
                     timing_only=timing_only,
                     seed=self.args.seed,
                     check=check,
+                    hccl_algo=self.args.hccl_algo,
                 )
                 for warning in getattr(result.topology, "warnings", []):
                     print(warning, file=sys.stderr)

@@ -110,7 +110,9 @@ def _check(args: argparse.Namespace) -> None:
 
 def _figures(point: Point) -> str:
     f = point.figures
-    return f"makespan {f.makespan_us:.3f} us, peak {f.peak_bytes / MIB:.3f} MiB ({f.peak_bytes} bytes)"
+    return (
+        f"makespan {f.makespan_us:.3f} us, peak {f.peak_bytes / MIB:.3f} MiB ({f.peak_bytes} bytes)"
+    )
 
 
 def _front(result: TuneResult) -> list[Point]:
@@ -124,7 +126,7 @@ def _front(result: TuneResult) -> list[Point]:
 def command_line(model: str, point: Point, ranks: int, topology: str | None) -> str:
     """The ge-run command that runs `point`'s setting (its pipeline holds the lowering and
     the planning, and with ranks the shard: ge-run adds nothing)."""
-    words = ["ge-run", model, "-p", point.pipeline, "--timing-only"]
+    words = ["ge-run", model, "-p", point.pipeline, "--timing-only", *point.flags]
     if ranks > 1:
         words += ["--ranks", str(ranks)]
         if topology is not None:

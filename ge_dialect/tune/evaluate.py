@@ -28,12 +28,26 @@ class Figures:
     peak_bytes: int
 
 
-def measure(module: ModuleOp, pipeline: str, ranks: int = 1, topology: Any = None) -> Figures:
-    """Compiles a copy of `module` with `pipeline` and simulates it timing-only."""
+def measure(
+    module: ModuleOp,
+    pipeline: str,
+    ranks: int = 1,
+    topology: Any = None,
+    flags: tuple[str, ...] = (),
+) -> Figures:
+    """Compiles a copy of `module` with `pipeline` and simulates it timing-only (with
+    ge-run's `flags`: `--hccl-algo ALGO`)."""
     compiled = module.clone()
     api.compile(compiled, pipeline)
+    options = dict(zip(flags[::2], flags[1::2], strict=True))
     if ranks > 1:
-        result = api.simulate_ranks(compiled, timing_only=True, topology=topology, check=False)
+        result = api.simulate_ranks(
+            compiled,
+            timing_only=True,
+            topology=topology,
+            check=False,
+            hccl_algo=options.get("--hccl-algo"),
+        )
         peak = max(int(r.report.memory.get("peak_bytes", 0)) for r in result.ranks)
         return Figures(result.report.makespan, peak)
     single = api.simulate(compiled, timing_only=True, check=False)

@@ -16,9 +16,11 @@ pipeline as a setting (trial 0 of every study).
     schedule                         the schedule pass (priority topological order)
     in_place                         plan-memory in-place
     memory_search                    plan-memory search: none or exact
+    priority:LABEL                   each user stream label's priority (0-3; graphs with labels)
     tp, ep, pp                       the shard split (with ranks; tp * ep * pp divides ranks)
     micro_batches                    shard micro-batches (pp > 1)
     overlap                          overlap chunks, 1 for none (with ranks)
+    hccl_algo                        the collectives' algorithm (with ranks; a ge-run flag)
 
 A plugin extends the space as pass plugins extend ge-opt: a Python file that calls
 `register(Parameter(...), apply=fn)` when loaded (`load_plugin(path)`, ge-tune
@@ -48,6 +50,8 @@ class Context:
     ranks: int = 1
     labelled: bool = False
     moe: bool = False
+    labels: tuple[tuple[str, int], ...] = ()
+    """The graph's user stream labels with their own priorities, in order of appearance."""
 
 
 @dataclass(frozen=True)
@@ -97,6 +101,13 @@ PARAMETERS: list[Parameter] = [
         lambda s, c: c.ranks > 1 and int(s.get("pp", 1)) > 1,
     ),
     Parameter("overlap", (1, 2, 4), 1, "overlap chunks (1: no overlap pass)", _ranked),
+    Parameter(
+        "hccl_algo",
+        ("auto", "ring", "mesh", "double-binary-tree", "halving-doubling"),
+        "auto",
+        "the collectives' algorithm (ge-run --hccl-algo, as HCCL_ALGO; auto: HCCL's choice)",
+        _ranked,
+    ),
 ]
 
 _APPLY: dict[str, Callable[[Setting, list[str]], None]] = {}
@@ -135,12 +146,18 @@ def choices(parameter: Parameter, context: Context) -> tuple[Value, ...]:
     return parameter.choices
 
 
+PRIORITIES = (0, 1, 2, 3)
+"""The priorities a user label may take (`priority:LABEL`, one parameter per label)."""
+
+
 def sample(trial: Trial, context: Context) -> Setting:
     """A setting drawn from `trial`, only the parameters that apply given the earlier ones."""
     setting: Setting = {}
     for p in PARAMETERS:
         if p.applies(setting, context):
             setting[p.name] = trial.suggest_categorical(p.name, choices(p, context))
+    for label, _ in context.labels:
+        setting[f"priority:{label}"] = trial.suggest_categorical(f"priority:{label}", PRIORITIES)
     return setting
 
 
@@ -155,6 +172,8 @@ def default_setting(context: Context) -> Setting:
             if p.name == "streams" and not context.labelled:
                 default = "single"  # what mode labels does without labels
             setting[p.name] = default
+    for label, priority in context.labels:
+        setting[f"priority:{label}"] = priority
     return setting
 
 
@@ -171,6 +190,12 @@ def problem(setting: Setting, context: Context) -> str | None:
         if pp > 1 and int(setting.get("micro_batches", 1)) < 1:
             return "micro-batches must be at least 1"
     return None
+
+
+def run_flags(setting: Setting) -> tuple[str, ...]:
+    """The ge-run flags the setting needs beyond its pipeline (the simulated run's own)."""
+    algo = setting.get("hccl_algo", "auto")
+    return () if algo == "auto" else ("--hccl-algo", str(algo))
 
 
 def pipeline(setting: Setting, context: Context) -> str:
@@ -200,6 +225,13 @@ def pipeline(setting: Setting, context: Context) -> str:
         streams.append(f"max-streams={setting['max_streams']}")
     if int(setting.get("comm_streams", 1)) > 1:
         streams.append(f"comm-streams={setting['comm_streams']}")
+    changed = [
+        f"{label}:{setting[f'priority:{label}']}"
+        for label, own in context.labels
+        if setting.get(f"priority:{label}", own) != own
+    ]
+    if changed:
+        streams.append(f'priorities="{" ".join(changed)}"')
     passes.append("assign-streams{" + " ".join(streams) + "}")
     passes.append("lower-to-device")
     in_place = "true" if setting.get("in_place", True) else "false"

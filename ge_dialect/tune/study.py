@@ -51,6 +51,7 @@ class Point:
     setting: space.Setting
     pipeline: str
     figures: Figures
+    flags: tuple[str, ...] = ()  # ge-run's flags beyond the pipeline (`space.run_flags`)
 
 
 @dataclass
@@ -78,7 +79,12 @@ def context_of(module: ModuleOp, ranks: int) -> space.Context:
         "stream.label" in op.attributes or op.name.startswith("stream.") for op in module.walk()
     )
     moe = any("moe" in name for name in names)
-    return space.Context(ranks=ranks, labelled=labelled, moe=moe)
+    labels: dict[str, int] = {}
+    for op in module.walk():
+        label = op.attributes.get("stream.label")
+        if label is not None and hasattr(label, "label"):
+            labels.setdefault(label.label.data, label.priority.data)
+    return space.Context(ranks=ranks, labelled=labelled, moe=moe, labels=tuple(labels.items()))
 
 
 def _sampler(objective: str, seed: int) -> optuna.samplers.BaseSampler:
@@ -129,7 +135,13 @@ def _evaluate(
     if reason is not None:
         return reason
     try:
-        return measure(module, space.pipeline(setting, context), context.ranks, topology)
+        return measure(
+            module,
+            space.pipeline(setting, context),
+            context.ranks,
+            topology,
+            space.run_flags(setting),
+        )
     except GeError as e:
         return str(e).splitlines()[0]
 
@@ -207,10 +219,11 @@ def _run_ray(
     topology: Any,
     address: str,
     batch: int,
+    plugins: tuple[str, ...] = (),
 ) -> None:
     from ge_dialect.tune import ray_executor
 
-    ray_executor.run(study, module, context, objective, stopper, topology, address, batch)
+    ray_executor.run(study, module, context, objective, stopper, topology, address, batch, plugins)
 
 
 def tune(
@@ -247,23 +260,36 @@ def tune(
             the_study.enqueue_trial(warm, user_attrs={"role": "warm start"}, skip_if_exists=True)
     stopper = _Stopper(trials, timeout, patience)
     if ray_address is not None:
-        _run_ray(the_study, module, context, objective, stopper, topology, ray_address, max(workers, 1))
+        _run_ray(
+            the_study, module, context, objective, stopper, topology, ray_address,
+            max(workers, 1), plugins,
+        )
     elif workers > 1:
         # the enqueued trials first, here, then the workers share the rest
         while not stopper.done() and _waiting(the_study):
             _run_one(the_study, module, context, objective, stopper, topology)
-        left = max(stopper.left, 0)
+        left = 0 if stopper.done() else stopper.left
         text = api.print_module(module)
+        # each worker gets the time still left, not the whole timeout again
+        deadline = stopper.deadline
+        remaining = None if deadline is None else max(deadline - time.monotonic(), 0.0)
         jobs = [
             (text, storage, the_study.study_name, objective, seed + 1 + k, ranks,
-             left // workers + (k < left % workers), timeout, topology, plugins)
+             left // workers + (k < left % workers), remaining, topology, plugins)
             for k in range(workers)
         ]
-        processes = [multiprocessing.get_context("spawn").Process(target=_worker, args=(j,)) for j in jobs]
+        processes = [
+            multiprocessing.get_context("spawn").Process(target=_worker, args=(j,))
+            for j in jobs
+            if j[6] > 0  # no process for a worker with no trial to run
+        ]
         for p in processes:
             p.start()
         for p in processes:
             p.join()
+        failed = [p.exitcode for p in processes if p.exitcode != 0]
+        if failed:
+            raise TuneError(f"error: a tuning worker process failed (exit code {failed[0]})")
     else:
         _run_local(the_study, module, context, objective, stopper, topology)
     return _result(the_study, storage, objective, context)
@@ -288,6 +314,7 @@ def _point(trial: optuna.trial.FrozenTrial, context: space.Context) -> Point:
         setting,
         space.pipeline(setting, context),
         Figures(trial.user_attrs["makespan_us"], trial.user_attrs["peak_bytes"]),
+        space.run_flags(setting),
     )
 
 
@@ -303,6 +330,7 @@ def _result(study: optuna.Study, storage: str, objective: str, context: space.Co
     points = [_point(t, context) for t in best]
     study.set_user_attr("best_params", dict(best[0].params))
     study.set_user_attr("best_pipeline", points[0].pipeline)
+    study.set_user_attr("best_flags", list(points[0].flags))
     pruned = {
         t.number: t.user_attrs.get(PRUNED, "")
         for t in study.get_trials(deepcopy=False)
@@ -315,16 +343,30 @@ def _result(study: optuna.Study, storage: str, objective: str, context: space.Co
 
 def best_for(storage: str, module: ModuleOp) -> str:
     """The best pipeline stored for `module`'s fingerprint (ge-opt/ge-run `--tuned`)."""
+    return str(_tuned(storage, module)["best_pipeline"])
+
+
+def best_flags_for(storage: str, module: ModuleOp) -> tuple[str, ...]:
+    """The ge-run flags stored with that pipeline (`--hccl-algo ALGO`, or none)."""
+    return tuple(str(f) for f in _tuned(storage, module).get("best_flags", ()))
+
+
+def _tuned(storage: str, module: ModuleOp) -> dict[str, Any]:
+    """The user attributes of the study of `module`'s fingerprint with a stored best (the
+    first by name when several objectives were tuned)."""
     key = fingerprint(module)["key"]
     try:
         summaries = optuna.get_all_study_summaries(storage)
     except Exception as e:
         raise TuneError(f"error: cannot open storage '{storage}': {e}".splitlines()[0]) from None
     found = [
-        s for s in summaries
-        if (s.user_attrs.get("fingerprint") or {}).get("key") == key and s.user_attrs.get("best_pipeline")
+        s
+        for s in summaries
+        if (s.user_attrs.get("fingerprint") or {}).get("key") == key
+        and s.user_attrs.get("best_pipeline")
     ]
     if not found:
-        raise TuneError(f"error: '{storage}' holds no tuned setting for this graph (fingerprint {key})")
-    return str(sorted(found, key=lambda s: s.study_name)[0].user_attrs["best_pipeline"])
-
+        raise TuneError(
+            f"error: '{storage}' holds no tuned setting for this graph (fingerprint {key})"
+        )
+    return dict(sorted(found, key=lambda s: s.study_name)[0].user_attrs)

@@ -38,6 +38,7 @@ def test_the_distribution_provides_the_two_packages_and_the_tools():
     assert scripts == {
         "ge-opt": "ge_dialect.tools.ge_opt:main",
         "ge-run": "ge_dialect.tools.ge_run:main",
+        "ge-tune": "ge_dialect.tools.ge_tune:main",
     }
     requires = dist.requires or []
     assert any(r.startswith("xdsl==0.75.0") for r in requires)
@@ -45,6 +46,10 @@ def test_the_distribution_provides_the_two_packages_and_the_tools():
     test_extra = [r for r in requires if 'extra == "test"' in r]
     assert test_extra and not any(r.startswith("torch") for r in test_extra)
     assert any(r.startswith("torch") and 'extra == "torch"' in r for r in requires)
+    # ge-tune's Optuna and Ray: the tune extra, and the test extra (its tests)
+    for extra in ("tune", "test"):
+        assert any(r.startswith("optuna") and f'extra == "{extra}"' in r for r in requires)
+        assert any(r.startswith("ray[default]") and f'extra == "{extra}"' in r for r in requires)
 
 
 def readme_commands() -> list[str]:

@@ -102,6 +102,17 @@ def _pipeline(fn: func.FuncOp, stage: int, stages: int, group: str, micro_batche
     per = [o for o in mine if any(v in split for v in (*o.operands, *o.results))]
     copied = set(per)  # (the ops each micro-batch copies)
     once = [o for o in mine if o not in copied]
+    for o in per:  # a copied op's value that is not split must stay within the copies
+        for r in o.results:
+            if r not in split and (
+                r in outgoing or any(u.operation not in copied for u in r.uses)
+            ):
+                raise op_error(
+                    o,
+                    f"--shard: micro-batches={micro_batches} cannot cut this op's value per "
+                    "micro-batch: it does not carry the batch but follows a value that does "
+                    f"(pp={stages})",
+                )
     kept = set(once)
     shared: dict[SSAValue, SSAValue] = {}  # value -> its one copy on this stage
     for value in incoming:

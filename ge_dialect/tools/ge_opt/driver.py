@@ -176,6 +176,8 @@ class GeOptMain(xDSLOptMain):
         self.failed = False
         """A chunk failed (`--split-input-file` goes on after it): the run exits 1."""
         self._skip_output = False
+        self._tuned_pipeline: str | None = None
+        """`--tuned`'s pipeline, once looked up."""
         super().__init__(description="ge modular optimizer driver", args=rest)
 
     # ---- registration -------------------------------------------------------------------
@@ -359,10 +361,11 @@ class GeOptMain(xDSLOptMain):
     def check_tuned(self) -> None:
         """`--tuned` replaces the pipeline: pass flags, `-p` (and ge-run's `-O`) are usage
         errors with it."""
-        if self.args.tuned is None or getattr(self, "_tuned_pipeline", None) is not None:
+        if self.args.tuned is None or self._tuned_pipeline is not None:
             return
+        has_levels = hasattr(self.args, "opt_level")  # ge-run's -O
         if self.args.passes or self.pass_flags or getattr(self.args, "opt_level", None) is not None:
-            flags = "pass flags, -p or -O" if hasattr(self.args, "opt_level") else "pass flags or -p"
+            flags = "pass flags, -p or -O" if has_levels else "pass flags or -p"
             raise UsageError(f"--tuned runs the stored pipeline: it cannot go with {flags}")
 
     def use_tuned(self, prog: ModuleOp) -> None:
@@ -376,16 +379,21 @@ class GeOptMain(xDSLOptMain):
                 raise GeError(f"{storage}: error: no such tuning database")
             storage = "sqlite:///" + os.path.abspath(storage)
         try:
-            from ge_dialect.tune.study import best_for
+            from ge_dialect.tune.study import best_flags_for, best_for
         except ImportError as e:
             raise GeError(f"error: --tuned needs Optuna (the 'tune' extra): {e}") from None
         try:
-            self._tuned_pipeline: str | None = best_for(storage, prog)
+            self._tuned_pipeline = best_for(storage, prog)
+            self.use_tuned_flags(best_flags_for(storage, prog))
         except GeError as e:
             raise GeError(f"{self.get_input_name()}: {e}") from None
         self.args.passes = self._tuned_pipeline
         self.pass_flags = []
         self.setup_pipeline()
+
+    def use_tuned_flags(self, flags: tuple[str, ...]) -> None:
+        """The stored setting's run flags (`--hccl-algo`): ge-opt runs nothing, ge-run
+        takes them."""
 
     def check_pdl_files(self) -> None:
         """Reads the PDL file of each `apply-pdl` of the pipeline before the input: an error

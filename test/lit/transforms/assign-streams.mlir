@@ -24,6 +24,13 @@
 // the end of this file.
 // RUN: ge-opt %examples/torchair_multistream.mlir --assign-streams | filecheck %s --check-prefix=TORCHAIR
 // RUN: ge-opt %examples/torchair_multistream.mlir --assign-streams=report 2>&1 >/dev/null | filecheck %s --check-prefix=TORCHAIR-REPORT
+// priorities= gives user labels new priorities (LABEL:N), as GE's stream priority option;
+// a malformed item is an option error.
+// RUN: ge-opt %examples/torchair_multistream.mlir -p 'assign-streams{report=true priorities="1:3 2:1"}' 2>&1 >/dev/null | filecheck %s --check-prefix=PRIO
+// RUN: not ge-opt %examples/torchair_multistream.mlir -p 'assign-streams{priorities="1=3"}' 2>&1 | filecheck %s --check-prefix=PRIO-BAD
+// PRIO: logic_stream_id: 1, kind: label, user_stream_label: 1, priority: 3, ops: 1
+// PRIO: logic_stream_id: 2, kind: label, user_stream_label: 2, priority: 1, ops: 1
+// PRIO-BAD: error: assign-streams: priorities takes LABEL:N items, got '1=3'
 // (the upstream check of this RUN line is in test/lit/upstream/transforms.test)
 // Determinism: the output does not depend on Python's hash seed.  (The diffs come last: lit's
 // builtin diff leaves PYTHONPATH pointing at lit for the commands after it.)

@@ -24,6 +24,13 @@
 // ASSIGNED-NOT: {{\n}}
 // ASSIGNED: {{^}}{{.*}}shard_bias_rhs.mlir:3:5: error: 'ge.const' op is assigned to a stream: --shard rewrites graphs before stream assignment; run it before --assign-streams{{$}}
 // ASSIGNED-NOT: {{.}}
+//
+// Micro-batches around a stream.wait_tensor whose tensor does not carry the batch but waits
+// for one that does (TorchAir's bundled example): refused at the wait, not a traceback.
+// RUN: not ge-opt %examples/torchair_multistream.mlir --shard=ranks=2,pp=2,micro-batches=2 2>&1 | filecheck %s --check-prefix=WAIT
+// WAIT-NOT: {{\n}}
+// WAIT: {{^}}{{.*}}torchair_multistream.mlir:25:5: error: 'stream.wait_tensor' op --shard: micro-batches=2 cannot cut this op's value per micro-batch: it does not carry the batch but follows a value that does (pp=2){{$}}
+// WAIT-NOT: {{.}}
 
 // A softmax over the batch, after a relu: located at the softmax, naming the input.
 // ERR: {{^}}{{.*}}shard-errors.mlir:[[# @LINE + 3]]:3: error: 'ge.softmax' op --shard: cannot split input 'x' along the batch: this softmax normalises over dim 0 (mode=data){{$}}

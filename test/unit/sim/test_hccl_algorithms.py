@@ -227,3 +227,38 @@ def test_ge_run_prints_the_topology_warning(tmp_path, capsys):
     assert main([str(mlir), "--ranks", "16", "--topology", str(path), "--timing-only"]) == 0
     err = capsys.readouterr().err
     assert f"{path}:" in err and ": warning: links." in err
+
+
+def test_a_forced_algorithm_applies_where_it_has_a_formula():
+    """`hccl_algo` forces an algorithm on the all-reduces, all-gathers and reduce-scatters
+    it has a formula for, as HCCL_ALGO does; the other kinds keep HCCL's choice."""
+    import dataclasses
+
+    from ge_dialect.sim.topology import FORCED_ALGORITHMS, forceable
+
+    chosen = default_topology(8)
+    ranks = [0, 1, 2, 3]
+    assert chosen.algorithm(ranks, "all_reduce", 2**30) == "mesh"
+    for algo in FORCED_ALGORITHMS:
+        forced = dataclasses.replace(chosen, hccl_algo=algo)
+        assert forced.algorithm(ranks, "all_reduce", 2**30) == algo
+        assert forced.collective("all_reduce", 2**30, ranks).algorithm == algo
+        expected = algo if forceable("all_gather", algo) else "mesh"
+        assert forced.algorithm(ranks, "all_gather", 2**20) == expected
+        assert forced.algorithm(ranks, "all_to_all", 2**20) == "pairwise"
+    assert not forceable("all_gather", "double-binary-tree")
+    assert api.HCCL_ALGORITHMS == FORCED_ALGORITHMS  # what ge-run --hccl-algo offers
+    ring = dataclasses.replace(chosen, hccl_algo="ring").collective("all_reduce", 2**30, ranks)
+    assert ring.seconds > chosen.collective("all_reduce", 2**30, ranks).seconds
+
+
+def test_ge_run_hccl_algo_forces_the_reported_algorithm(capsys):
+    """ge-run --hccl-algo: the report names the forced algorithm for the all-gather."""
+    path = "examples/torchair_multistream.mlir"
+    lines = {}
+    for extra in ([], ["--hccl-algo", "ring"]):
+        assert main([path, "--ranks", "2", "--timing-only", *extra]) == 0
+        out = capsys.readouterr().out
+        [lines[bool(extra)]] = [x for x in out.splitlines() if x.startswith("collective")]
+    assert "mesh over HCCS" in lines[False]  # two ranks of one server: a full mesh
+    assert "ring over HCCS" in lines[True]

@@ -469,6 +469,22 @@ def test_load_patterns(capsys, tmp_path, monkeypatch):
     )
 
 
+@exercises("--tuned")
+def test_tuned_runs_the_stored_pipeline(capsys, tmp_path):
+    from ge_dialect import api
+
+    path = tmp_path / "in.mlir"
+    path.write_text(CONV_RELU)
+    storage = f"sqlite:///{tmp_path}/t.db"
+    best = api.tune(str(path), trials=2, storage=storage, seed=0).best[0].pipeline
+    tuned = run(capsys, tmp_path, ["--tuned", str(tmp_path / "t.db")], CONV_RELU)
+    assert tuned.code == 0 and "npu.launch" in tuned.out, tuned
+    assert tuned.out == run(capsys, tmp_path, ["-p", best], CONV_RELU).out
+    one_line_usage_error(run(capsys, tmp_path, ["--tuned", storage, "--cse"], CONV_RELU), "--tuned")
+    r = run(capsys, tmp_path, ["--tuned", storage], TWO_RELUS)  # another graph
+    assert (r.code, r.out) == (1, "") and "holds no tuned setting for this graph" in r.err
+
+
 @exercises("--pass-statistics")
 def test_pass_statistics(capsys, tmp_path):
     r = run(capsys, tmp_path, ["--to-nc1hwc0", "--lower-to-device", "--pass-statistics"], CONV_RELU)

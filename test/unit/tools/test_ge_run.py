@@ -336,6 +336,7 @@ ACCEPTED = {
         os.path.join(ROOT, "examples", "patterns", "silu.py"),
     ],
     "--pass-statistics": ["{relu}", "--pass-statistics"],
+    "--tuned": ["{relu}", "--tuned", "{tuned}"],
     "-O": ["{relu}", "-O0"],
     "--inputs": ["{relu}", "--inputs", "{npz}"],
     "--outputs": ["{relu}", "--outputs", "{tmp}/out.npz"],
@@ -356,6 +357,7 @@ ACCEPTED = {
         "--topology",
         os.path.join(PROFILES, "ascend910-8p.json"),
     ],
+    "--hccl-algo": ["{relu}", "--ranks", "2", "--hccl-algo", "ring"],
     "--no-race-check": ["{relu}", "--no-race-check"],
     "--no-check": ["{relu}", "--no-check"],
     "--package": ["{relu}", "--ranks", "2", "--package", "{tmp}/package"],
@@ -401,6 +403,11 @@ def test_every_listed_flag_is_accepted(capsys, tmp_path, monkeypatch, flag):
         "tmp": str(tmp_path),
     }
     np.savez(files["npz"], x=np.ones((2, 3), np.float32))
+    if flag == "--tuned":  # a ge-tune study of the graph
+        from ge_dialect import api
+
+        files["tuned"] = str(tmp_path / "t.db")
+        api.tune(files["relu"], trials=2, storage=f"sqlite:///{files['tuned']}", seed=0)
     code, out, err = run(capsys, [a.format(**files) for a in ACCEPTED[flag]])
     assert code == 0, err
     assert "makespan" in out, out  # it ran (the text or the JSON report)

@@ -131,3 +131,21 @@ def test_invalid_settings_are_pruned_with_their_reason(tmp_path):
             reason is None and "error:" in t.user_attrs["pruned"]
         )
     assert result.pruned == {t.number: t.user_attrs["pruned"] for t in pruned}
+
+
+def test_a_ranks_winner_reproduces_with_its_run_flags(tmp_path, capsys):
+    """On 2 ranks the space adds the split, comm streams, overlap and the collectives'
+    algorithm (a ge-run flag): the best point's pipeline and flags reproduce its figures,
+    and `ge-run --tuned` runs the same setting (the same makespan)."""
+    from ge_dialect.tools.ge_run import main as ge_run
+
+    path = f"{ROOT}/examples/torchair_multistream.mlir"
+    db = storage(tmp_path)
+    result = tune(api.load(path), trials=12, ranks=2, storage=db, seed=5)
+    [best] = result.best
+    assert best.flags == space.run_flags(best.setting) == ("--hccl-algo", "ring")
+    assert measure(api.load(path), best.pipeline, 2, None, best.flags) == best.figures
+    assert ge_run([path, "--tuned", f"{tmp_path}/tune.db", "--timing-only"]) == 0
+    out = capsys.readouterr().out
+    assert f"makespan {best.figures.makespan_us:.2f} us" in out
+    assert "ring over HCCS" in out  # the stored flag, not HCCL's choice (mesh)
