@@ -1,6 +1,6 @@
 """ge-tune's throughput and what it finds, by simulation (seeded TPE, small budgets).
 
-1. Trials per second on the zoo's Inception (objective latency, `--trials` trials each):
+1. Trials per second on the zoo's Inception (objective latency, `--throughput-trials` each):
    in this process, with 2 local worker processes sharing the SQLite storage, and on a
    local Ray instance with 2 CPUs (`ray.init(num_cpus=2)`, batches of 2 trials), and the
    scaling ratios against in-process.
@@ -12,7 +12,7 @@
 
 Storages are temporary SQLite files.  It asserts nothing.
 
-    python bench/tune.py [--trials 16] [--skip-ray]
+    python bench/tune.py [--trials 16] [--throughput-trials 64] [--skip-ray]
 """
 
 from __future__ import annotations
@@ -22,6 +22,9 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from functools import partial
+from typing import Any
 
 BENCH = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(BENCH)
@@ -38,7 +41,7 @@ def throughput(trials: int, skip_ray: bool) -> None:
     module = api.load(zoo_model("inception"))
     rates = {}
     with tempfile.TemporaryDirectory() as tmp:
-        runs = [("in-process", {}), ("2 workers", {"workers": 2})]
+        runs: list[tuple[str, dict[str, Any]]] = [("in-process", {}), ("2 workers", {"workers": 2})]
         if not skip_ray:
             runs.append(("Ray, 2 CPUs", {"ray_address": "local", "workers": 2}))
         for k, (name, options) in enumerate(runs):
@@ -67,8 +70,9 @@ def transformer(name: str):
 
     torch.manual_seed(0)
     eager = {"attn_implementation": "eager", "use_cache": False}
+    model: Any
     if name == "llama":
-        config = transformers.LlamaConfig(
+        config: Any = transformers.LlamaConfig(
             hidden_size=128,
             intermediate_size=344,
             num_hidden_layers=2,
@@ -92,11 +96,18 @@ def found(trials: int) -> None:
         f"{'graph':<16}{'ranks':>6}{'default us':>12}{'best us':>10}{'ratio':>8}{'peak':>7}"
         "  pipeline"
     )
-    graphs = [
-        (n, lambda n=n: api.load(zoo_model(n)), 1) for n in ("resnet18", "inception", "encoder")
+
+    def zoo(name: str) -> Any:
+        return api.load(zoo_model(name))
+
+    def moe() -> Any:
+        return moe_layer(512, 4, moe_weights(256, 16, 512))
+
+    graphs: list[tuple[str, Callable[[], Any], int]] = [
+        (n, partial(zoo, n), 1) for n in ("resnet18", "inception", "encoder")
     ]
-    graphs += [(n, lambda n=n: transformer(n), 1) for n in ("llama", "gpt2")]
-    graphs.append(("moe layer", lambda: moe_layer(512, 4, moe_weights(256, 16, 512)), 4))
+    graphs += [(n, partial(transformer, n), 1) for n in ("llama", "gpt2")]
+    graphs.append(("moe layer", moe, 4))
     with tempfile.TemporaryDirectory() as tmp:
         for k, (name, make, ranks) in enumerate(graphs):
             result = tune(
@@ -114,10 +125,13 @@ def found(trials: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--trials", type=int, default=16)
+    parser.add_argument("--trials", type=int, default=16, help="trials per tuned graph")
+    parser.add_argument(
+        "--throughput-trials", type=int, default=64, help="trials of each throughput run"
+    )
     parser.add_argument("--skip-ray", action="store_true")
     args = parser.parse_args()
-    throughput(args.trials, args.skip_ray)
+    throughput(args.throughput_trials, args.skip_ray)
     found(args.trials)
 
 

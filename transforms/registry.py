@@ -322,7 +322,7 @@ OPTION_HELP: dict[str, dict[str, str]] = {
         "streams and the comm stream do not count); labels and auto mode: the most "
         "sub-streams of each label with inner_parallel = true",
         "report": "print a GE-style allocation summary of each function on stderr",
-        "priorities": "new priorities of user labels, \"LABEL:N LABEL:N\" (a smaller value is "
+        "priorities": 'new priorities of user labels, "LABEL:N LABEL:N" (a smaller value is '
         "more urgent), replacing the labels' own",
         "comm-streams": "the comm streams (1 or 2) unlabelled collectives spread over: the "
         "k-th collective of a group goes to comm stream k mod comm-streams",

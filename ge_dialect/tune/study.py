@@ -23,7 +23,7 @@ import multiprocessing
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import optuna
 from xdsl.dialects.builtin import ModuleOp
@@ -81,8 +81,8 @@ def context_of(module: ModuleOp, ranks: int) -> space.Context:
     moe = any("moe" in name for name in names)
     labels: dict[str, int] = {}
     for op in module.walk():
-        label = op.attributes.get("stream.label")
-        if label is not None and hasattr(label, "label"):
+        label: Any = op.attributes.get("stream.label")  # a stream.LabelAttr
+        if label is not None and hasattr(label, "priority"):
             labels.setdefault(label.label.data, label.priority.data)
     return space.Context(ranks=ranks, labelled=labelled, moe=moe, labels=tuple(labels.items()))
 
@@ -98,7 +98,9 @@ def open_study(
 ) -> optuna.Study:
     if objective not in OBJECTIVES:
         raise TuneError(f"error: unknown objective '{objective}' (choose {', '.join(OBJECTIVES)})")
-    directions = ["minimize"] * (2 if objective == "both" else 1)
+    directions: list[Literal["minimize", "maximize"]] = ["minimize"] * (
+        2 if objective == "both" else 1
+    )
     try:
         return optuna.create_study(
             storage=storage,
@@ -172,7 +174,9 @@ class _Stopper:
         if values is None or self.patience is None:
             return
         score = values[0] if len(values) == 1 else len(study.best_trials)
-        better = self.best is None or (score < self.best if len(values) == 1 else score != self.best)
+        better = self.best is None or (
+            score < self.best if len(values) == 1 else score != self.best
+        )
         self.best = score if better else self.best
         self.stale = 0 if better else self.stale + 1
 
@@ -207,7 +211,14 @@ def _worker(args: tuple) -> None:
         space.load_plugin(path)
     module = api.parse(text)
     study = optuna.load_study(storage=storage, study_name=name, sampler=_sampler(objective, seed))
-    _run_local(study, module, context_of(module, ranks), objective, _Stopper(trials, timeout, None), topology)
+    _run_local(
+        study,
+        module,
+        context_of(module, ranks),
+        objective,
+        _Stopper(trials, timeout, None),
+        topology,
+    )
 
 
 def _run_ray(
@@ -261,8 +272,15 @@ def tune(
     stopper = _Stopper(trials, timeout, patience)
     if ray_address is not None:
         _run_ray(
-            the_study, module, context, objective, stopper, topology, ray_address,
-            max(workers, 1), plugins,
+            the_study,
+            module,
+            context,
+            objective,
+            stopper,
+            topology,
+            ray_address,
+            max(workers, 1),
+            plugins,
         )
     elif workers > 1:
         # the enqueued trials first, here, then the workers share the rest
@@ -274,8 +292,18 @@ def tune(
         deadline = stopper.deadline
         remaining = None if deadline is None else max(deadline - time.monotonic(), 0.0)
         jobs = [
-            (text, storage, the_study.study_name, objective, seed + 1 + k, ranks,
-             left // workers + (k < left % workers), remaining, topology, plugins)
+            (
+                text,
+                storage,
+                the_study.study_name,
+                objective,
+                seed + 1 + k,
+                ranks,
+                left // workers + (k < left % workers),
+                remaining,
+                topology,
+                plugins,
+            )
             for k in range(workers)
         ]
         processes = [
@@ -318,8 +346,12 @@ def _point(trial: optuna.trial.FrozenTrial, context: space.Context) -> Point:
     )
 
 
-def _result(study: optuna.Study, storage: str, objective: str, context: space.Context) -> TuneResult:
-    done = [t for t in study.get_trials(deepcopy=False) if t.state == optuna.trial.TrialState.COMPLETE]
+def _result(
+    study: optuna.Study, storage: str, objective: str, context: space.Context
+) -> TuneResult:
+    done = [
+        t for t in study.get_trials(deepcopy=False) if t.state == optuna.trial.TrialState.COMPLETE
+    ]
     if not done:
         raise TuneError("error: no trial completed (every setting was pruned)")
     baseline = min(done, key=lambda t: t.number)

@@ -104,9 +104,7 @@ def _pipeline(fn: func.FuncOp, stage: int, stages: int, group: str, micro_batche
     once = [o for o in mine if o not in copied]
     for o in per:  # a copied op's value that is not split must stay within the copies
         for r in o.results:
-            if r not in split and (
-                r in outgoing or any(u.operation not in copied for u in r.uses)
-            ):
+            if r not in split and (r in outgoing or any(u.operation not in copied for u in r.uses)):
                 raise op_error(
                     o,
                     f"--shard: micro-batches={micro_batches} cannot cut this op's value per "
