@@ -197,11 +197,7 @@ def _run_local(
     topology: Any,
 ) -> None:
     while not stopper.done():
-        trial = study.ask()
-        setting = space.sample(trial, context)
-        outcome = _evaluate(module, setting, context, topology)
-        _tell(study, trial, outcome, objective)
-        stopper.told(study, None if isinstance(outcome, str) else _values(outcome, objective))
+        _run_one(study, module, context, objective, stopper, topology)
 
 
 def _worker(args: tuple) -> None:
@@ -327,7 +323,15 @@ def _waiting(study: optuna.Study) -> bool:
     return any(t.state == optuna.trial.TrialState.WAITING for t in study.get_trials(deepcopy=False))
 
 
-def _run_one(study, module, context, objective, stopper, topology) -> None:
+def _run_one(
+    study: optuna.Study,
+    module: ModuleOp,
+    context: space.Context,
+    objective: str,
+    stopper: _Stopper,
+    topology: Any,
+) -> None:
+    """Asks one trial, measures its setting here and tells the result."""
     trial = study.ask()
     setting = space.sample(trial, context)
     outcome = _evaluate(module, setting, context, topology)

@@ -62,7 +62,7 @@
 // BAD-MAXTYPE: {{^}}ge-opt: error: assign-streams: option 'max-streams' expects an integer, got 'two'{{$}}
 // BAD-MAXTYPE-NOT: {{.}}
 // BAD-OPTION-NOT: {{\n}}
-// BAD-OPTION: {{^}}ge-opt: error: assign-streams: unknown option 'streams' (options: mode, max-streams, report, comm-streams){{$}}
+// BAD-OPTION: {{^}}ge-opt: error: assign-streams: unknown option 'streams' (options: mode, max-streams, report, comm-streams, priorities){{$}}
 // BAD-OPTION-NOT: {{.}}
 
 // A label on the first op.

@@ -275,7 +275,7 @@ def _write(tmp_path, *texts: str) -> list[str]:
         (["--assign-streams=report=1"], "option 'report' expects true or false, got '1'"),
         (
             ["-p", "assign-streams{streams=2}"],
-            "unknown option 'streams' (options: mode, max-streams, report, comm-streams)",
+            "unknown option 'streams' (options: mode, max-streams, report, comm-streams, priorities)",
         ),
         (["-p", "assign-streams{mode=fast}"], "mode must be labels, auto or single, got 'fast'"),
         (["--assign-streams=max-streams=0"], "max-streams must be at least 1, got 0"),
