@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import multiprocessing
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -74,14 +75,14 @@ def _values(figures: Figures, objective: str) -> list[float]:
 
 
 def context_of(module: ModuleOp, ranks: int) -> space.Context:
-    names = {op.name for op in module.walk()}
-    labelled = any(
-        "stream.label" in op.attributes or op.name.startswith("stream.") for op in module.walk()
-    )
-    moe = any("moe" in name for name in names)
+    """What the search space depends on, from one walk of the graph: stream labels (with
+    their priorities) and MoE layers."""
+    labelled = moe = False
     labels: dict[str, int] = {}
     for op in module.walk():
         label: Any = op.attributes.get("stream.label")  # a stream.LabelAttr
+        labelled = labelled or label is not None or op.name.startswith("stream.")
+        moe = moe or "moe" in op.name
         if label is not None and hasattr(label, "priority"):
             labels.setdefault(label.label.data, label.priority.data)
     return space.Context(ranks=ranks, labelled=labelled, moe=moe, labels=tuple(labels.items()))
@@ -357,7 +358,13 @@ def _result(
         t for t in study.get_trials(deepcopy=False) if t.state == optuna.trial.TrialState.COMPLETE
     ]
     if not done:
-        raise TuneError("error: no trial completed (every setting was pruned)")
+        reasons = Counter(
+            t.user_attrs.get(PRUNED, "")
+            for t in study.get_trials(deepcopy=False)
+            if t.state == optuna.trial.TrialState.PRUNED
+        )
+        common = f": most often {reasons.most_common(1)[0][0]}" if reasons else ""
+        raise TuneError(f"error: no trial completed (every setting was pruned{common})")
     baseline = min(done, key=lambda t: t.number)
     if objective == "both":
         best = sorted(study.best_trials, key=lambda t: (t.values, t.number))

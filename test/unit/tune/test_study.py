@@ -149,3 +149,12 @@ def test_a_ranks_winner_reproduces_with_its_run_flags(tmp_path, capsys):
     out = capsys.readouterr().out
     assert f"makespan {best.figures.makespan_us:.2f} us" in out
     assert "ring over HCCS" in out  # the stored flag, not HCCL's choice (mesh)
+
+
+def test_every_trial_pruned_names_the_most_common_reason(tmp_path):
+    """Inception has batch 1: on 2 ranks data parallel cannot split it, so every setting
+    is pruned; the one error line says why most were."""
+    from ge_dialect.tune.study import TuneError
+
+    with pytest.raises(TuneError, match=r"every setting was pruned: most often .+"):
+        tune(api.load(INCEPTION), trials=4, ranks=2, storage=storage(tmp_path), seed=0)
