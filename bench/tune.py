@@ -9,10 +9,15 @@
    and GPT-2, imported from PyTorch) and, on 4 ranks, a MoE layer (bench/ranks.py's, 512
    tokens, 16 experts, top 4): baseline and best makespan (us), their ratio, the best's
    peak over the baseline's, and the best pipeline.
+3. Dimension gears: the tiny Llama with a dynamic batch, tuned over a trace of decode batch
+   sizes (`--calls`, 1-16, most of them small), at most 4 gears: the expected makespan per
+   call of the default pipeline and of the best, and for the best pipeline what the gears
+   are worth: every call padded to the largest batch (one graph), the 4 chosen gears, and
+   a graph for every size (the bound no gear set beats).
 
 Storages are temporary SQLite files.  It asserts nothing.
 
-    python bench/tune.py [--trials 16] [--throughput-trials 64] [--skip-ray]
+    python bench/tune.py [--trials 16] [--throughput-trials 64] [--skip-ray] [--skip-found]
 """
 
 from __future__ import annotations
@@ -62,7 +67,7 @@ def throughput(trials: int, skip_ray: bool) -> None:
             sys.stdout.flush()
 
 
-def transformer(name: str):
+def transformer(name: str, batch: int = 1):
     import torch
     import transformers
 
@@ -88,7 +93,7 @@ def transformer(name: str):
             n_embd=128, n_layer=2, n_head=4, n_positions=64, vocab_size=256, **eager
         )
         model = transformers.GPT2Model(config)
-    return import_torch(model.eval(), (torch.randint(0, 256, (1, 32)),))
+    return import_torch(model.eval(), (torch.randint(0, 256, (batch, 32)),))
 
 
 def found(trials: int) -> None:
@@ -123,6 +128,44 @@ def found(trials: int) -> None:
             sys.stdout.flush()
 
 
+CALLS = (1, 1, 1, 1, 2, 2, 2, 3, 3, 4, 4, 5, 6, 8, 8, 10, 12, 16)
+
+
+def geared(trials: int) -> None:
+    from ge_dialect.tune.evaluate import Geared
+    from ge_dialect.tune.gears import Workload, choose, expected
+
+    workload = Workload((("input_ids", 0),), tuple((c,) for c in CALLS), 4)
+    graph = Geared(workload, {p: transformer("llama", p[0]) for p in workload.candidates()})
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        result = tune(graph, trials=trials, storage=f"sqlite:///{tmp}/gears.db", seed=0)
+        seconds = time.perf_counter() - start
+    base, best = result.baseline.figures, result.best[0]
+    cost = {
+        key[-1]: outcome.makespan_us
+        for key, outcome in graph.memo.items()
+        if key[0] == best.pipeline and not isinstance(outcome, str)
+    }
+    every = Workload(workload.dims, workload.calls, len(workload.points()))
+    _, bound = choose(every, cost)
+    print(
+        f"llama, {len(CALLS)} calls of {len(workload.points())} batch sizes, at most "
+        f"{workload.max_gears} gears: {trials} trials in {seconds:.1f} s"
+    )
+    print(
+        f"  expected makespan per call: default pipeline {base.makespan_us:.1f} us, best "
+        f"{best.figures.makespan_us:.1f} us ({best.figures.makespan_us / base.makespan_us:.3f})"
+    )
+    top = expected(workload, [workload.top()], cost)
+    print(
+        f"  best pipeline: one graph at batch {workload.top()[0]} {top:.1f} us; gears "
+        f"{','.join(str(g[0]) for g, _, _ in best.figures.gears)} "
+        f"{best.figures.makespan_us:.1f} us ({best.figures.makespan_us / top:.3f}); a graph "
+        f"per size {bound:.1f} us ({bound / top:.3f})"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=16, help="trials per tuned graph")
@@ -130,9 +173,14 @@ def main() -> None:
         "--throughput-trials", type=int, default=64, help="trials of each throughput run"
     )
     parser.add_argument("--skip-ray", action="store_true")
+    parser.add_argument(
+        "--skip-found", action="store_true", help="only the throughput and the gears"
+    )
     args = parser.parse_args()
     throughput(args.throughput_trials, args.skip_ray)
-    found(args.trials)
+    if not args.skip_found:
+        found(args.trials)
+    geared(args.trials)
 
 
 if __name__ == "__main__":

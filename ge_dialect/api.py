@@ -476,14 +476,30 @@ def draw_timeline(result: SimResult, path: str, title: str | None = None) -> Non
     timeline_png(result.timeline, path, title)
 
 
-def tune(model: ModuleOp | str | os.PathLike[str], **options: Any) -> Any:
-    """Tunes `model`'s pass settings on the simulator (a module, or a path loaded with
-    `load`): `ge_dialect.tune.study.tune`'s options (`trials`, `objective`, `storage`, ...);
-    returns its `TuneResult`.  Needs Optuna (the `tune` extra), imported only here."""
+def tune(
+    model: ModuleOp | str | os.PathLike[str],
+    *,
+    input_shapes: Mapping[str, Sequence[int | None]] | None = None,
+    dim_sizes: Mapping[tuple[str, int], Sequence[int]] | None = None,
+    max_gears: int = 4,
+    **options: Any,
+) -> Any:
+    """Tunes `model`'s pass settings on the simulator (a module, or what `load` takes,
+    with `input_shapes`): `ge_dialect.tune.study.tune`'s options (`trials`, `objective`,
+    `storage`, ...); returns its `TuneResult`.  With `dim_sizes` ({(input, dim): the sizes
+    calls take there}, for the `None` dims of `input_shapes`) each trial also chooses its
+    dimension gears, at most `max_gears`.  Needs Optuna (the `tune` extra), imported only
+    here."""
     from ge_dialect.tune.study import tune as run_study
 
-    module = model if isinstance(model, ModuleOp) else load(model)
-    return run_study(module, **options)
+    if dim_sizes:
+        from ge_dialect.tune.evaluate import load_geared
+
+        return run_study(load_geared(model, input_shapes or {}, dim_sizes, max_gears), **options)
+    if isinstance(model, ModuleOp):
+        return run_study(model, **options)
+    static = {n: [d for d in dims if d is not None] for n, dims in (input_shapes or {}).items()}
+    return run_study(load(model, input_shapes=static or None), **options)
 
 
 def reference(

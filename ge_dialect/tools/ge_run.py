@@ -360,9 +360,9 @@ class GeRunMain(GeOptMain):
         malformed)."""
         shapes: dict[str, list[int | None]] = {}
         for spec in self.args.input_shape:
-            name, dims = _shape_spec(spec)
+            name, dims = shape_spec(spec)
             shapes[name] = dims
-        lists = [_gear_spec(spec) for spec in self.args.gears]
+        lists = [gear_spec(spec) for spec in self.args.gears]
         for k, (name, dim, _, spec) in enumerate(lists):
             if any((name, dim) == (other, d) for other, d, _, _ in lists[:k]):
                 raise UsageError(f"--gears {spec}: dim {dim} of '{name}' has gears already")
@@ -734,7 +734,7 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 'es' if word.endswith('h') else 's'}"
 
 
-def _shape_spec(spec: str) -> tuple[str, list[int | None]]:
+def shape_spec(spec: str) -> tuple[str, list[int | None]]:
     """`--input-shape x=1x3x224x224` or `x:?x3x224x224` (`?`: None)."""
     name, sep, dims = spec.rpartition("=" if "=" in spec else ":")
     try:
@@ -749,8 +749,8 @@ def _shape_spec(spec: str) -> tuple[str, list[int | None]]:
     return name, shape
 
 
-def _gear_spec(spec: str) -> tuple[str, int, list[int], str]:
-    """`--gears x:0=1,4,8` as ("x", 0, [1, 4, 8], spec)."""
+def gear_spec(spec: str, flag: str = "--gears") -> tuple[str, int, list[int], str]:
+    """`--gears x:0=1,4,8` as ("x", 0, [1, 4, 8], spec) (ge-tune's `--dim-sizes` too)."""
     left, eq, sizes = spec.rpartition("=")
     name, colon, dim = left.rpartition(":")
     try:
@@ -760,7 +760,7 @@ def _gear_spec(spec: str) -> tuple[str, int, list[int], str]:
         values, index = [], -1
     if not (eq and colon and name) or index < 0 or not values or min(values) < 1:
         raise UsageError(
-            f"--gears expects NAME:DIM=SIZES (positive integers) such as x:0=1,4,8, got '{spec}'"
+            f"{flag} expects NAME:DIM=SIZES (positive integers) such as x:0=1,4,8, got '{spec}'"
         )
     return name, index, values, spec
 

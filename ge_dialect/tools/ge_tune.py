@@ -4,6 +4,7 @@
             [--storage URL] [--study NAME] [--workers K] [--ray ADDRESS] [--timeout S]
             [--patience N] [--ranks N [--topology t.json]] [--seed N]
             [--space-plugin FILE] [--pareto out.png]
+            [--input-shape NAME=DIMS] [--dim-sizes NAME:DIM=S,S,... [--max-gears N]]
 
 Loads the input as ge-run does (`api.load`) and runs `ge_dialect.tune.study.tune`: trial 0
 is the default pipeline (the baseline), then settings of the search space are sampled,
@@ -13,6 +14,14 @@ find its best setting again.  Prints the study, the baseline's makespan and peak
 and the best trial (one objective: its figures, its speed-up over the baseline and the
 ge-run command line that reproduces it) or the Pareto front (`--objective both`, one line
 per point, by makespan; `--pareto` draws it), then the pruned trials by reason.
+
+An ONNX model's unknown dims take `--input-shape` (as ge-run's).  A dim given as `?` is
+dynamic: `--dim-sizes NAME:DIM=S,S,...` lists the sizes calls take there (a trace: repeats
+weigh; several lists of one length go together, the n-th call taking the n-th size of
+each), and every trial also chooses the setting's dimension gears, at most `--max-gears`
+(default 4) among those sizes, by the least expected makespan (`ge_dialect.tune.gears`).
+The best prints with its gears and the `--input-shape ... --gears ...` that ge-run needs to
+run them, one line per gear.
 
 A user's mistake (a bad flag, an input that does not load, a storage that cannot be
 opened, an unreachable Ray cluster, a search-space plugin that raises) is one `error:` line
@@ -30,10 +39,15 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from xdsl.dialects.builtin import ModuleOp
+
 from ge_dialect import api
+from ge_dialect.tools.ge_run import gear_spec, shape_spec
+from ge_dialect.tune.gears import MAX_GEARS, Workload
 from ge_dialect.utils.errors import GeError, UsageError
 
 if TYPE_CHECKING:
+    from ge_dialect.tune.evaluate import Graph
     from ge_dialect.tune.study import Point, TuneResult
 
 EXIT_ERROR = 1
@@ -84,6 +98,27 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--pareto", metavar="FILE.png", help="draw the front (makespan vs peak) as a PNG"
     )
+    p.add_argument(
+        "--input-shape",
+        action="append",
+        default=[],
+        metavar="NAME=DIMS",
+        help="an ONNX input's shape, such as x=?x64 (a '?' dim takes --dim-sizes)",
+    )
+    p.add_argument(
+        "--dim-sizes",
+        action="append",
+        default=[],
+        metavar="NAME:DIM=S,S,..",
+        help="the sizes calls take in a '?' dim (repeatable); each trial chooses its gears",
+    )
+    p.add_argument(
+        "--max-gears",
+        type=int,
+        default=4,
+        metavar="N",
+        help=f"the most gears a setting may compile (default 4, at most {MAX_GEARS})",
+    )
     return p
 
 
@@ -103,16 +138,43 @@ def _check(args: argparse.Namespace) -> None:
     if args.pareto is not None:
         if not args.pareto.lower().endswith(".png"):
             raise UsageError(f"--pareto draws a PNG: '{args.pareto}' must end in .png")
+        if args.objective != "both":
+            raise UsageError("--pareto draws the front of --objective both")
+    if not 1 <= args.max_gears <= MAX_GEARS:
+        raise UsageError(f"--max-gears must be in [1, {MAX_GEARS}], got {args.max_gears}")
+    if (args.input_shape or args.dim_sizes) and not args.input.endswith(".onnx"):
+        raise UsageError("--input-shape and --dim-sizes apply to ONNX input (.onnx files) only")
     for path in args.space_plugin:
         if not os.path.isfile(path):
             raise GeError(f"{path}: error: no such search-space plugin file")
 
 
+def _bytes(n: int) -> str:
+    return f"{n / MIB:.3f} MiB ({n} bytes)" if n >= MIB else f"{n / 1024:.1f} KiB ({n} bytes)"
+
+
 def _figures(point: Point) -> str:
     f = point.figures
-    return (
-        f"makespan {f.makespan_us:.3f} us, peak {f.peak_bytes / MIB:.3f} MiB ({f.peak_bytes} bytes)"
-    )
+    makespan = "expected makespan" if f.gears else "makespan"
+    return f"{makespan} {f.makespan_us:.3f} us, peak {_bytes(f.peak_bytes)}"
+
+
+def _gear_lines(point: Point, workload: Workload | None) -> list[str]:
+    """A geared point's gears: each one's makespan and peak, and what padding every call to
+    the top gear would cost."""
+    f = point.figures
+    if workload is None or not f.gears:
+        return []
+    lines = [
+        f"  gears ({len(f.gears)} of at most {workload.max_gears}, over {len(workload.calls)} "
+        f"calls of {len(workload.points())} sizes); every call at the top gear: "
+        f"{f.padded_us:.3f} us"
+    ]
+    lines += [
+        f"    gear {workload.label(g)}: makespan {us:.3f} us, peak {_bytes(peak)}"
+        for g, us, peak in f.gears
+    ]
+    return lines
 
 
 def _front(result: TuneResult) -> list[Point]:
@@ -123,10 +185,14 @@ def _front(result: TuneResult) -> list[Point]:
     return sorted(points.values(), key=lambda p: (p.figures.makespan_us, p.figures.peak_bytes))
 
 
-def command_line(model: str, point: Point, ranks: int, topology: str | None) -> str:
+def command_line(
+    model: str, point: Point, ranks: int, topology: str | None, shapes: Sequence[str] = ()
+) -> str:
     """The ge-run command that runs `point`'s setting (its pipeline holds the lowering and
-    the planning, and with ranks the shard: ge-run adds nothing)."""
-    words = ["ge-run", model, "-p", point.pipeline, "--timing-only", *point.flags]
+    the planning, and with ranks the shard: ge-run adds nothing; with gears, one run each)."""
+    words = ["ge-run", model, "-p", point.pipeline, "--timing-only"]
+    words += [w for shape in shapes for w in ("--input-shape", shape)]
+    words += point.flags
     if ranks > 1:
         words += ["--ranks", str(ranks)]
         if topology is not None:
@@ -134,7 +200,14 @@ def command_line(model: str, point: Point, ranks: int, topology: str | None) -> 
     return shlex.join(words)
 
 
-def report(result: TuneResult, model: str, ranks: int, topology: str | None) -> list[str]:
+def report(
+    result: TuneResult,
+    model: str,
+    ranks: int,
+    topology: str | None,
+    shapes: Sequence[str] = (),
+    workload: Workload | None = None,
+) -> list[str]:
     """The printed lines of a tuning run."""
     base = result.baseline
     lines = [
@@ -144,12 +217,15 @@ def report(result: TuneResult, model: str, ranks: int, topology: str | None) -> 
     if result.objective == "both":
         front = _front(result)
         lines.append(f"Pareto front ({len(front)} points, by makespan):")
-        lines += [f"  trial {p.number}: {_figures(p)}: {p.pipeline}" for p in front]
+        for p in front:
+            lines.append(f"  trial {p.number}: {_figures(p)}: {p.pipeline}")
+            lines += ["  " + line for line in _gear_lines(p, workload)]
     else:
         best = result.best[0]
         speedup = base.figures.makespan_us / best.figures.makespan_us
         lines.append(f"best (trial {best.number}): {_figures(best)}, speed-up {speedup:.3f}x")
-        lines.append(f"  {command_line(model, best, ranks, topology)}")
+        lines += _gear_lines(best, workload)
+        lines.append(f"  {command_line(model, best, ranks, topology, shapes)}")
     reasons = Counter(result.pruned.values())
     lines.append(f"pruned: {len(result.pruned)} trials")
     lines += [f"  {n} x {reason or '(no reason)'}" for reason, n in sorted(reasons.items())]
@@ -191,10 +267,7 @@ def run(argv: Sequence[str] | None) -> list[str]:
     _check(args)
     if not os.path.exists(args.input):
         raise GeError(f"{args.input}: error: no such file")
-    try:
-        module = api.load(args.input)
-    except GeError as e:
-        raise GeError(str(e).splitlines()[0]) from None
+    graph = load_graph(args)
     from ge_dialect.tune.study import tune
 
     options: dict[str, Any] = {
@@ -211,10 +284,63 @@ def run(argv: Sequence[str] | None) -> list[str]:
         "seed": args.seed,
         "plugins": tuple(args.space_plugin),
     }
-    result = tune(module, **options)
+    result = tune(graph, **options)
     if args.pareto is not None:
         draw_front(result, args.pareto)
-    return report(result, args.input, args.ranks, args.topology)
+    workload = None if isinstance(graph, ModuleOp) else graph.workload
+    return report(result, args.input, args.ranks, args.topology, args.input_shape, workload)
+
+
+def _load(path: str, shapes: dict[str, list[int]] | None) -> ModuleOp:
+    try:
+        return api.load(path, input_shapes=shapes)
+    except GeError as e:
+        raise GeError(str(e).splitlines()[0]) from None
+
+
+def load_graph(args: argparse.Namespace) -> Graph:
+    """The input as ge-run loads it; with `--dim-sizes`, a geared graph: the workload and
+    the model imported at each candidate gear."""
+    shapes: dict[str, list[int | None]] = {}
+    for spec in args.input_shape:
+        name, dims = shape_spec(spec)
+        shapes[name] = dims
+    lists = [gear_spec(spec, "--dim-sizes") for spec in args.dim_sizes]
+    for k, (name, dim, _, spec) in enumerate(lists):
+        if any((name, dim) == (other, d) for other, d, _, _ in lists[:k]):
+            raise UsageError(f"--dim-sizes {spec}: dim {dim} of '{name}' has sizes already")
+        given = shapes.get(name)
+        if given is None:
+            raise UsageError(
+                f"--dim-sizes {spec}: no --input-shape gives input '{name}' (with a '?' dim)"
+            )
+        if dim >= len(given) or given[dim] is not None:
+            what = "has no such dim" if dim >= len(given) else f"is {given[dim]}, not '?'"
+            raise UsageError(f"--dim-sizes {spec}: dim {dim} of --input-shape {name} {what}")
+    geared = [(name, dim) for name, dim, _, _ in lists]
+    for name, dims in shapes.items():
+        for dim, size in enumerate(dims):
+            if size is None and (name, dim) not in geared:
+                raise UsageError(
+                    f"--input-shape {name}: dim {dim} is '?': give the sizes calls take "
+                    f"there with --dim-sizes {name}:{dim}=S,S,..."
+                )
+    if len({len(sizes) for _, _, sizes, _ in lists}) > 1:
+        raise UsageError(
+            "--dim-sizes lists go together (the n-th call takes the n-th size of each): "
+            "they must have one length, got "
+            + ", ".join(f"{len(sizes)} ({spec})" for _, _, sizes, spec in lists)
+        )
+    if not lists:
+        static = {name: [d for d in dims if d is not None] for name, dims in shapes.items()}
+        return _load(args.input, static or None)
+    from ge_dialect.tune.evaluate import load_geared
+
+    by_dim = {(name, dim): sizes for name, dim, sizes, _ in lists}
+    try:
+        return load_geared(args.input, shapes, by_dim, args.max_gears)
+    except GeError as e:
+        raise GeError(str(e).splitlines()[0]) from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

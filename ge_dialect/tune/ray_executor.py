@@ -16,15 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import optuna
-from xdsl.dialects.builtin import ModuleOp
 
-from ge_dialect import api
 from ge_dialect.tune import space, study
-from ge_dialect.tune.evaluate import Figures
+from ge_dialect.tune.evaluate import Figures, Graph, land, ship
 
 CONNECT_TIMEOUT_S = 3.0  # how long an address may take to answer before it is unreachable
 
-_PARSED: dict[str, ModuleOp] = {}  # per worker process: the graphs parsed, by text hash
+_PARSED: dict[str, Graph] = {}  # per worker process: the graphs parsed, by text hash
 _PLUGINS: set[str] = set()  # per worker process: the plugins run, by path and text hash
 
 
@@ -39,7 +37,7 @@ def _load_plugins(sources: tuple[tuple[str, str], ...]) -> None:
 
 
 def _trial(
-    text: str,
+    shipped: Any,
     setting: space.Setting,
     context: space.Context,
     topology: Any,
@@ -47,11 +45,11 @@ def _trial(
 ) -> Figures | str:
     """One trial on a Ray worker: the figures of `setting`, or why it was pruned."""
     _load_plugins(plugins)
-    key = hashlib.sha256(text.encode()).hexdigest()
-    module = _PARSED.get(key)
-    if module is None:
-        module = _PARSED[key] = api.parse(text)
-    return study._evaluate(module, setting, context, topology)
+    key = hashlib.sha256(repr(shipped).encode()).hexdigest()
+    graph = _PARSED.get(key)
+    if graph is None:
+        graph = _PARSED[key] = land(shipped)
+    return study._evaluate(graph, setting, context, topology)
 
 
 def _host_port(address: str) -> tuple[str, int] | None:
@@ -84,7 +82,7 @@ def _connect(ray: Any, address: str) -> None:
 
 def run(
     the_study: optuna.Study,
-    module: ModuleOp,
+    graph: Graph,
     context: space.Context,
     objective: str,
     stopper: study._Stopper,
@@ -105,7 +103,7 @@ def run(
         _connect(ray, address)
     sources = tuple((path, Path(path).read_text()) for path in plugins)
     remote = ray.remote(_trial)
-    ref = ray.put(api.print_module(module))
+    ref = ray.put(ship(graph))
     while not stopper.done():
         asked = []
         for _ in range(min(batch, stopper.left)):

@@ -15,6 +15,11 @@ of settings, Ray evaluates them on the cluster (the graph put in the object stor
 and the driver tells the results.  The best setting and its pipeline are stored on the
 study (user attributes `fingerprint`, `best_pipeline`, `best_setting`): `best_for(storage,
 module)` finds them again (ge-opt/ge-run `--tuned`).
+
+The graph may be geared (`evaluate.Geared`: a dynamic dim and the sizes calls take there):
+then each trial also chooses its gears (`gears.choose`), its figures are the expected
+makespan per call and the largest gear's peak, and the trial keeps the gears with their
+figures (user attributes `gears`, `padded_us`); the best prints with ge-run's `--gears`.
 """
 
 from __future__ import annotations
@@ -29,9 +34,17 @@ from typing import Any, Literal
 import optuna
 from xdsl.dialects.builtin import ModuleOp
 
-from ge_dialect import api
 from ge_dialect.tune import space
-from ge_dialect.tune.evaluate import Figures, distance, fingerprint, measure
+from ge_dialect.tune.evaluate import (
+    Figures,
+    Graph,
+    distance,
+    fingerprint,
+    graph_fingerprint,
+    land,
+    measure_graph,
+    ship,
+)
 from ge_dialect.utils.errors import GeError
 
 optuna.logging.set_verbosity(optuna.logging.WARNING)
@@ -131,15 +144,15 @@ def _nearest_setting(storage: str, study: optuna.Study, fp: dict[str, Any]) -> d
 
 
 def _evaluate(
-    module: ModuleOp, setting: space.Setting, context: space.Context, topology: Any
+    graph: Graph, setting: space.Setting, context: space.Context, topology: Any
 ) -> Figures | str:
     """The figures of `setting`, or why it cannot run (pruned)."""
     reason = space.problem(setting, context)
     if reason is not None:
         return reason
     try:
-        return measure(
-            module,
+        return measure_graph(
+            graph,
             space.pipeline(setting, context),
             context.ranks,
             topology,
@@ -156,6 +169,9 @@ def _tell(study: optuna.Study, trial: optuna.Trial, outcome: Figures | str, obje
         return
     trial.set_user_attr("makespan_us", outcome.makespan_us)
     trial.set_user_attr("peak_bytes", outcome.peak_bytes)
+    if outcome.gears:
+        trial.set_user_attr("gears", [[list(g), us, peak] for g, us, peak in outcome.gears])
+        trial.set_user_attr("padded_us", outcome.padded_us)
     study.tell(trial, _values(outcome, objective))
 
 
@@ -191,36 +207,40 @@ class _Stopper:
 
 def _run_local(
     study: optuna.Study,
-    module: ModuleOp,
+    graph: Graph,
     context: space.Context,
     objective: str,
     stopper: _Stopper,
     topology: Any,
 ) -> None:
     while not stopper.done():
-        _run_one(study, module, context, objective, stopper, topology)
+        _run_one(study, graph, context, objective, stopper, topology)
 
 
 def _worker(args: tuple) -> None:
     """A local worker process: its own ask/tell loop on the shared storage."""
-    text, storage, name, objective, seed, ranks, trials, timeout, topology, plugins = args
-    for path in plugins:
+    shipped, storage, name, objective, seed, ranks, trials, timeout, patience, topology = args[:10]
+    for path in args[10]:
         space.load_plugin(path)
-    module = api.parse(text)
+    graph = land(shipped)
     study = optuna.load_study(storage=storage, study_name=name, sampler=_sampler(objective, seed))
     _run_local(
         study,
-        module,
-        context_of(module, ranks),
+        graph,
+        context_of(_module(graph), ranks),
         objective,
-        _Stopper(trials, timeout, None),
+        _Stopper(trials, timeout, patience),
         topology,
     )
 
 
+def _module(graph: Graph) -> ModuleOp:
+    return graph if isinstance(graph, ModuleOp) else graph.module
+
+
 def _run_ray(
     study: optuna.Study,
-    module: ModuleOp,
+    graph: Graph,
     context: space.Context,
     objective: str,
     stopper: _Stopper,
@@ -231,11 +251,11 @@ def _run_ray(
 ) -> None:
     from ge_dialect.tune import ray_executor
 
-    ray_executor.run(study, module, context, objective, stopper, topology, address, batch, plugins)
+    ray_executor.run(study, graph, context, objective, stopper, topology, address, batch, plugins)
 
 
 def tune(
-    module: ModuleOp,
+    graph: Graph,
     *,
     trials: int = 20,
     objective: str = "latency",
@@ -251,14 +271,15 @@ def tune(
     plugins: tuple[str, ...] = (),
     progress: Callable[[str], None] | None = None,
 ) -> TuneResult:
-    """Tunes `module`'s pass settings on the simulator (see the module docstring)."""
+    """Tunes `graph`'s pass settings (and gears) on the simulator (see the module
+    docstring)."""
     for path in plugins:
         try:
             space.load_plugin(path)
         except Exception as e:
             raise TuneError(f"{path}: error: the search-space plugin raised: {e}") from None
-    fp = fingerprint(module)
-    context = context_of(module, ranks)
+    fp = graph_fingerprint(graph)
+    context = context_of(_module(graph), ranks)
     the_study = open_study(storage, study, objective, seed, fp["key"])
     the_study.set_user_attr("fingerprint", fp)
     if not the_study.trials:
@@ -270,7 +291,7 @@ def tune(
     if ray_address is not None:
         _run_ray(
             the_study,
-            module,
+            graph,
             context,
             objective,
             stopper,
@@ -282,9 +303,9 @@ def tune(
     elif workers > 1:
         # the enqueued trials first, here, then the workers share the rest
         while not stopper.done() and _waiting(the_study):
-            _run_one(the_study, module, context, objective, stopper, topology)
+            _run_one(the_study, graph, context, objective, stopper, topology)
         left = 0 if stopper.done() else stopper.left
-        text = api.print_module(module)
+        text = ship(graph)
         # each worker gets the time still left, not the whole timeout again
         deadline = stopper.deadline
         remaining = None if deadline is None else max(deadline - time.monotonic(), 0.0)
@@ -298,6 +319,7 @@ def tune(
                 ranks,
                 left // workers + (k < left % workers),
                 remaining,
+                patience,
                 topology,
                 plugins,
             )
@@ -316,8 +338,8 @@ def tune(
         if failed:
             raise TuneError(f"error: a tuning worker process failed (exit code {failed[0]})")
     else:
-        _run_local(the_study, module, context, objective, stopper, topology)
-    return _result(the_study, storage, objective, context)
+        _run_local(the_study, graph, context, objective, stopper, topology)
+    return _result(the_study, storage, objective, context, graph)
 
 
 def _waiting(study: optuna.Study) -> bool:
@@ -326,7 +348,7 @@ def _waiting(study: optuna.Study) -> bool:
 
 def _run_one(
     study: optuna.Study,
-    module: ModuleOp,
+    graph: Graph,
     context: space.Context,
     objective: str,
     stopper: _Stopper,
@@ -335,24 +357,29 @@ def _run_one(
     """Asks one trial, measures its setting here and tells the result."""
     trial = study.ask()
     setting = space.sample(trial, context)
-    outcome = _evaluate(module, setting, context, topology)
+    outcome = _evaluate(graph, setting, context, topology)
     _tell(study, trial, outcome, objective)
     stopper.told(study, None if isinstance(outcome, str) else _values(outcome, objective))
 
 
-def _point(trial: optuna.trial.FrozenTrial, context: space.Context) -> Point:
+def _point(trial: optuna.trial.FrozenTrial, context: space.Context, graph: Graph) -> Point:
     setting = dict(trial.params)
+    attrs = trial.user_attrs
+    gears = tuple((tuple(g), us, peak) for g, us, peak in attrs.get("gears", ()))
+    flags = space.run_flags(setting)
+    if not isinstance(graph, ModuleOp):
+        flags += graph.workload.gear_flags([g for g, _, _ in gears])
     return Point(
         trial.number,
         setting,
         space.pipeline(setting, context),
-        Figures(trial.user_attrs["makespan_us"], trial.user_attrs["peak_bytes"]),
-        space.run_flags(setting),
+        Figures(attrs["makespan_us"], attrs["peak_bytes"], gears, attrs.get("padded_us")),
+        flags,
     )
 
 
 def _result(
-    study: optuna.Study, storage: str, objective: str, context: space.Context
+    study: optuna.Study, storage: str, objective: str, context: space.Context, graph: Graph
 ) -> TuneResult:
     done = [
         t for t in study.get_trials(deepcopy=False) if t.state == optuna.trial.TrialState.COMPLETE
@@ -370,7 +397,7 @@ def _result(
         best = sorted(study.best_trials, key=lambda t: (t.values, t.number))
     else:
         best = [min(done, key=lambda t: (t.values[0], t.number))]
-    points = [_point(t, context) for t in best]
+    points = [_point(t, context, graph) for t in best]
     study.set_user_attr("best_params", dict(best[0].params))
     study.set_user_attr("best_pipeline", points[0].pipeline)
     study.set_user_attr("best_flags", list(points[0].flags))
@@ -380,7 +407,13 @@ def _result(
         if t.state == optuna.trial.TrialState.PRUNED
     }
     return TuneResult(
-        study.study_name, storage, objective, _point(baseline, context), points, len(done), pruned
+        study.study_name,
+        storage,
+        objective,
+        _point(baseline, context, graph),
+        points,
+        len(done),
+        pruned,
     )
 
 
@@ -394,10 +427,14 @@ def best_flags_for(storage: str, module: ModuleOp) -> tuple[str, ...]:
     return tuple(str(f) for f in _tuned(storage, module).get("best_flags", ()))
 
 
+def _keys(fp: dict[str, Any]) -> list[str]:
+    return [fp.get("key"), *fp.get("gear_keys", ())]
+
+
 def _tuned(storage: str, module: ModuleOp) -> dict[str, Any]:
     """The user attributes of the study of `module`'s fingerprint with a stored best (the
     first by name when several objectives were tuned)."""
-    key = fingerprint(module)["key"]
+    key = fingerprint(module)["key"]  # a geared graph's study also knows each gear's key
     try:
         summaries = optuna.get_all_study_summaries(storage)
     except Exception as e:
@@ -405,7 +442,7 @@ def _tuned(storage: str, module: ModuleOp) -> dict[str, Any]:
     found = [
         s
         for s in summaries
-        if (s.user_attrs.get("fingerprint") or {}).get("key") == key
+        if _keys(s.user_attrs.get("fingerprint") or {}).count(key)
         and s.user_attrs.get("best_pipeline")
     ]
     if not found:

@@ -87,3 +87,27 @@ def run_node(op_type: str, inputs: Sequence[np.ndarray | None], **attrs) -> np.n
     node = helper.make_node(op_type, names, ["out"], **attrs)
     (out,) = run_graph([node], feed, ["out"])
     return out
+
+
+def dynamic_batch_mlp(path: str, hidden: int = 256) -> str:
+    """An ONNX model y = relu(x @ w) @ w2 whose input x is N x 64, N a dim_param (saved at
+    `path`, returned)."""
+    rng = np.random.default_rng(0)
+    proto = make_model(
+        [
+            helper.make_node("MatMul", ["x", "w"], ["m"]),
+            helper.make_node("Relu", ["m"], ["h"]),
+            helper.make_node("MatMul", ["h", "w2"], ["y"]),
+        ],
+        {"x": np.zeros((2, 64), np.float32)},
+        ["y"],
+        {
+            "w": rng.standard_normal((64, hidden)).astype(np.float32),
+            "w2": rng.standard_normal((hidden, 64)).astype(np.float32),
+        },
+    )
+    dim = proto.graph.input[0].type.tensor_type.shape.dim[0]
+    dim.ClearField("dim_value")
+    dim.dim_param = "N"
+    onnx.save(proto, path)
+    return path

@@ -19,7 +19,7 @@ from ge_dialect.tools import ge_run, ge_tune
 from ge_dialect.tools.ge_opt import main as ge_opt_main
 
 MODEL = os.path.join(ROOT, "examples", "zoo", "inception.onnx")
-FIGURES = r"makespan (?P<makespan>[\d.]+) us, peak [\d.]+ MiB \((?P<peak>\d+) bytes\)"
+FIGURES = r"makespan (?P<makespan>[\d.]+) us, peak [\d.]+ [KM]iB \((?P<peak>\d+) bytes\)"
 
 
 @dataclass
@@ -242,3 +242,66 @@ def test_the_shim_runs_only_as_the_main_script(capsys):
     assert namespace["main"] is ge_tune.main
     assert capsys.readouterr() == ("", "")
     assert os.access(os.path.join(ROOT, "ge-tune"), os.X_OK)
+
+
+def test_dim_sizes_choose_gears_and_print_a_command_that_runs_them(capsys, tmp_path):
+    from helpers.onnx_ref import dynamic_batch_mlp
+
+    model = dynamic_batch_mlp(str(tmp_path / "mlp.onnx"))
+    storage = f"sqlite:///{tmp_path}/t.db"
+    r = tune(capsys, model, "--input-shape", "x=?x64", "--dim-sizes", "x:0=1,1,2,4,4,4,16,30",
+             "--max-gears", "2", "--trials", "3", "--storage", storage)  # fmt: skip
+    assert (r.code, r.err) == (0, ""), r
+    lines = r.out.splitlines()
+    assert re.match(rf"best \(trial \d+\): expected {FIGURES}, speed-up", lines[2]), r.out
+    assert re.fullmatch(
+        r"  gears \(2 of at most 2, over 8 calls of 5 sizes\); every call at the top gear: "
+        r"[\d.]+ us",
+        lines[3],
+    ), r.out
+    gears = [re.fullmatch(rf"    gear x:0=(\d+): {FIGURES}", line) for line in lines[4:6]]
+    assert all(gears) and gears[-1][1] == "30", r.out  # type: ignore[index]
+    command = shlex.split(lines[6])
+    assert command[:2] == ["ge-run", model] and "--input-shape" in command
+    assert command[-2:] == ["--gears", f"x:0={gears[0][1]},30"]  # type: ignore[index]
+    assert ge_run.main(command[1:]) == 0
+    out = capsys.readouterr().out
+    assert [line.split(":")[0] for line in out.splitlines()] == ["gear x", "gear x"]
+    for printed, line in zip(gears, out.splitlines(), strict=True):
+        assert f"makespan {float(printed['makespan']):.2f} us" in line  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--dim-sizes", "x:0=1,2"], "--dim-sizes x:0=1,2: no --input-shape gives input 'x' (with a '?' dim)"),
+        (["--input-shape", "x=?x64"], "--input-shape x: dim 0 is '?': give the sizes calls "
+         "take there with --dim-sizes x:0=S,S,..."),  # fmt: skip
+        (["--input-shape", "x=?x64", "--dim-sizes", "x:1=1,2"],
+         "--dim-sizes x:1=1,2: dim 1 of --input-shape x is 64, not '?'"),  # fmt: skip
+        (["--input-shape", "x=?x64", "--dim-sizes", "x:0=1,a"],
+         "--dim-sizes expects NAME:DIM=SIZES (positive integers) such as x:0=1,4,8, got "
+         "'x:0=1,a'"),  # fmt: skip
+        (["--input-shape", "x=?x?", "--dim-sizes", "x:0=1,2", "--dim-sizes", "x:1=1"],
+         "--dim-sizes lists go together (the n-th call takes the n-th size of each): they "
+         "must have one length, got 2 (x:0=1,2), 1 (x:1=1)"),  # fmt: skip
+        (["--input-shape", "x=?x64", "--dim-sizes", "x:0=1,2", "--dim-sizes", "x:0=3,4"],
+         "--dim-sizes x:0=3,4: dim 0 of 'x' has sizes already"),  # fmt: skip
+        (["--max-gears", "0"], "--max-gears must be in [1, 100], got 0"),
+        (["--max-gears", "101"], "--max-gears must be in [1, 100], got 101"),
+        (["--pareto", "f.png"], "--pareto draws the front of --objective both"),
+    ],
+)
+def test_gear_flags_usage_errors(capsys, tmp_path, flags, message):
+    from helpers.onnx_ref import dynamic_batch_mlp
+
+    model = dynamic_batch_mlp(str(tmp_path / "mlp.onnx"))
+    r = tune(capsys, model, "--storage", f"sqlite:///{tmp_path}/t.db", *flags)
+    one_error_line(r, f"^ge-tune: error: {re.escape(message)}$", 2)
+    assert not (tmp_path / "t.db").exists()
+
+
+def test_dim_sizes_apply_to_onnx_only(capsys, tmp_path):
+    mlir = os.path.join(ROOT, "examples", "resnet_block.mlir")
+    r = tune(capsys, mlir, "--input-shape", "x=?x4", "--dim-sizes", "x:0=1,2")
+    one_error_line(r, r"--input-shape and --dim-sizes apply to ONNX input \(.onnx files\) only$", 2)

@@ -158,3 +158,37 @@ def test_every_trial_pruned_names_the_most_common_reason(tmp_path):
 
     with pytest.raises(TuneError, match=r"every setting was pruned: most often .+"):
         tune(api.load(INCEPTION), trials=4, ranks=2, storage=storage(tmp_path), seed=0)
+
+
+def test_optuna_dashboard_reads_the_study(tmp_path):
+    """optuna-dashboard opens ge-tune's storage as it is: its JSON API lists the study and
+    the trials with their figures."""
+    import io
+    import json
+
+    wsgi = pytest.importorskip("optuna_dashboard").wsgi
+    result = tune(api.load(ENCODER), trials=2, storage=storage(tmp_path), seed=0)
+    app = wsgi(storage(tmp_path))
+
+    def get(path: str) -> dict:
+        status: list[str] = []
+        environ = {
+            "REQUEST_METHOD": "GET",
+            "PATH_INFO": path,
+            "QUERY_STRING": "",
+            "SERVER_NAME": "localhost",
+            "SERVER_PORT": "80",
+            "wsgi.url_scheme": "http",
+            "wsgi.input": io.BytesIO(),
+            "wsgi.errors": io.StringIO(),
+        }
+        body = b"".join(app(environ, lambda s, headers, exc_info=None: status.append(s)))
+        assert status == ["200 OK"], body[:200]
+        return json.loads(body)
+
+    [summary] = get("/api/studies")["study_summaries"]
+    assert summary["study_name"] == result.study
+    trials = get(f"/api/studies/{summary['study_id']}")["trials"]
+    assert len(trials) == 2
+    attrs = {a["key"]: a["value"] for a in trials[0]["user_attrs"]}
+    assert float(attrs["makespan_us"]) == result.baseline.figures.makespan_us
