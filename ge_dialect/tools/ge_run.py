@@ -358,36 +358,7 @@ class GeRunMain(GeOptMain):
         """`--input-shape` flags (`NAME=DIMS` or `NAME:DIMS`, a dim `?` sized by `--gears`)
         as the shapes of the first gear; `self.gears` gets every gear's (exit 2 when
         malformed)."""
-        shapes: dict[str, list[int | None]] = {}
-        for spec in self.args.input_shape:
-            name, dims = shape_spec(spec)
-            shapes[name] = dims
-        lists = [gear_spec(spec) for spec in self.args.gears]
-        for k, (name, dim, _, spec) in enumerate(lists):
-            if any((name, dim) == (other, d) for other, d, _, _ in lists[:k]):
-                raise UsageError(f"--gears {spec}: dim {dim} of '{name}' has gears already")
-            given = shapes.get(name)
-            if given is None:
-                raise UsageError(
-                    f"--gears {spec}: no --input-shape gives input '{name}' (with a '?' dim)"
-                )
-            if dim >= len(given) or given[dim] is not None:
-                what = "has no such dim" if dim >= len(given) else f"is {given[dim]}, not '?'"
-                raise UsageError(f"--gears {spec}: dim {dim} of --input-shape {name} {what}")
-        geared = {(name, dim) for name, dim, _, _ in lists}
-        for name, shape in shapes.items():
-            for dim, size in enumerate(shape):
-                if size is None and (name, dim) not in geared:
-                    raise UsageError(
-                        f"--input-shape {name}: dim {dim} is '?': give its sizes with "
-                        f"--gears {name}:{dim}=N,N,..."
-                    )
-        if len({len(sizes) for _, _, sizes, _ in lists}) > 1:
-            raise UsageError(
-                "--gears lists go together (the n-th gear takes the n-th size of each): "
-                "they must have one length, got "
-                + ", ".join(f"{len(sizes)} ({spec})" for _, _, sizes, spec in lists)
-            )
+        shapes, lists = dynamic_dims(self.args.input_shape, self.args.gears)
         by_dim = {(name, dim): sizes for name, dim, sizes, _ in lists}
         self.gears = []
         for k in range(len(lists[0][2]) if lists else 0):
@@ -747,6 +718,46 @@ def shape_spec(spec: str) -> tuple[str, list[int | None]]:
             f"x:?x3x224x224, got '{spec}'"
         )
     return name, shape
+
+
+def dynamic_dims(
+    shape_specs: Sequence[str], size_specs: Sequence[str], flag: str = "--gears", item: str = "gear"
+) -> tuple[dict[str, list[int | None]], list[tuple[str, int, list[int], str]]]:
+    """The `--input-shape` specs (a `?` dim: None) and the size lists of their `?` dims
+    (ge-run's `--gears`; ge-tune's `--dim-sizes`, whose n-th sizes make a call, `item`),
+    checked together: each list names a `?` dim of a given input once, every `?` has one,
+    and the lists have one length (a usage error otherwise)."""
+    shapes: dict[str, list[int | None]] = {}
+    for spec in shape_specs:
+        name, dims = shape_spec(spec)
+        shapes[name] = dims
+    lists = [gear_spec(spec, flag) for spec in size_specs]
+    for k, (name, dim, _, spec) in enumerate(lists):
+        if any((name, dim) == (other, d) for other, d, _, _ in lists[:k]):
+            raise UsageError(f"{flag} {spec}: dim {dim} of '{name}' has sizes already")
+        given = shapes.get(name)
+        if given is None:
+            raise UsageError(
+                f"{flag} {spec}: no --input-shape gives input '{name}' (with a '?' dim)"
+            )
+        if dim >= len(given) or given[dim] is not None:
+            what = "has no such dim" if dim >= len(given) else f"is {given[dim]}, not '?'"
+            raise UsageError(f"{flag} {spec}: dim {dim} of --input-shape {name} {what}")
+    geared = {(name, dim) for name, dim, _, _ in lists}
+    for name, shape in shapes.items():
+        for dim, size in enumerate(shape):
+            if size is None and (name, dim) not in geared:
+                raise UsageError(
+                    f"--input-shape {name}: dim {dim} is '?': give its sizes with "
+                    f"{flag} {name}:{dim}=N,N,..."
+                )
+    if len({len(sizes) for _, _, sizes, _ in lists}) > 1:
+        raise UsageError(
+            f"{flag} lists go together (the n-th {item} takes the n-th size of each): "
+            "they must have one length, got "
+            + ", ".join(f"{len(sizes)} ({spec})" for _, _, sizes, spec in lists)
+        )
+    return shapes, lists
 
 
 def gear_spec(spec: str, flag: str = "--gears") -> tuple[str, int, list[int], str]:

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from xdsl.dialects.builtin import ModuleOp
 
 from ge_dialect import api
-from ge_dialect.tools.ge_run import gear_spec, shape_spec
+from ge_dialect.tools.ge_run import dynamic_dims
 from ge_dialect.tune.gears import MAX_GEARS, Workload
 from ge_dialect.utils.errors import GeError, UsageError
 
@@ -301,36 +301,7 @@ def _load(path: str, shapes: dict[str, list[int]] | None) -> ModuleOp:
 def load_graph(args: argparse.Namespace) -> Graph:
     """The input as ge-run loads it; with `--dim-sizes`, a geared graph: the workload and
     the model imported at each candidate gear."""
-    shapes: dict[str, list[int | None]] = {}
-    for spec in args.input_shape:
-        name, dims = shape_spec(spec)
-        shapes[name] = dims
-    lists = [gear_spec(spec, "--dim-sizes") for spec in args.dim_sizes]
-    for k, (name, dim, _, spec) in enumerate(lists):
-        if any((name, dim) == (other, d) for other, d, _, _ in lists[:k]):
-            raise UsageError(f"--dim-sizes {spec}: dim {dim} of '{name}' has sizes already")
-        given = shapes.get(name)
-        if given is None:
-            raise UsageError(
-                f"--dim-sizes {spec}: no --input-shape gives input '{name}' (with a '?' dim)"
-            )
-        if dim >= len(given) or given[dim] is not None:
-            what = "has no such dim" if dim >= len(given) else f"is {given[dim]}, not '?'"
-            raise UsageError(f"--dim-sizes {spec}: dim {dim} of --input-shape {name} {what}")
-    geared = [(name, dim) for name, dim, _, _ in lists]
-    for name, dims in shapes.items():
-        for dim, size in enumerate(dims):
-            if size is None and (name, dim) not in geared:
-                raise UsageError(
-                    f"--input-shape {name}: dim {dim} is '?': give the sizes calls take "
-                    f"there with --dim-sizes {name}:{dim}=S,S,..."
-                )
-    if len({len(sizes) for _, _, sizes, _ in lists}) > 1:
-        raise UsageError(
-            "--dim-sizes lists go together (the n-th call takes the n-th size of each): "
-            "they must have one length, got "
-            + ", ".join(f"{len(sizes)} ({spec})" for _, _, sizes, spec in lists)
-        )
+    shapes, lists = dynamic_dims(args.input_shape, args.dim_sizes, "--dim-sizes", "call")
     if not lists:
         static = {name: [d for d in dims if d is not None] for name, dims in shapes.items()}
         return _load(args.input, static or None)

@@ -129,7 +129,7 @@ GEARS_USAGE = "--gears expects NAME:DIM=SIZES (positive integers) such as x:0=1,
         ),
         (
             ["--input-shape", "x:?x8", "--gears", "x:0=1,2", "--gears", "x:0=3,4"],
-            "--gears x:0=3,4: dim 0 of 'x' has gears already",
+            "--gears x:0=3,4: dim 0 of 'x' has sizes already",
         ),
         (
             ["--input-shape", "x:?x8", "--gears", "x:0=1,2", "--outputs", "o.npz"],

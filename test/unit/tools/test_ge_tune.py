@@ -275,8 +275,8 @@ def test_dim_sizes_choose_gears_and_print_a_command_that_runs_them(capsys, tmp_p
     ("flags", "message"),
     [
         (["--dim-sizes", "x:0=1,2"], "--dim-sizes x:0=1,2: no --input-shape gives input 'x' (with a '?' dim)"),
-        (["--input-shape", "x=?x64"], "--input-shape x: dim 0 is '?': give the sizes calls "
-         "take there with --dim-sizes x:0=S,S,..."),  # fmt: skip
+        (["--input-shape", "x=?x64"],
+         "--input-shape x: dim 0 is '?': give its sizes with --dim-sizes x:0=N,N,..."),  # fmt: skip
         (["--input-shape", "x=?x64", "--dim-sizes", "x:1=1,2"],
          "--dim-sizes x:1=1,2: dim 1 of --input-shape x is 64, not '?'"),  # fmt: skip
         (["--input-shape", "x=?x64", "--dim-sizes", "x:0=1,a"],
