@@ -27,7 +27,8 @@ The pipeline is `ge_dialect.api.DEFAULT_PIPELINE` unless pass flags or `-p` say 
 they replace the optimisation part, and `lower-to-device` and `plan-memory` are appended
 unless they hold them; `-O0` runs the lowering and the planning only; input that already
 holds an `npu` program runs no passes; `--tuned DB` runs the pipeline ge-tune stored for the
-graph instead (not with pass flags, `-p` or `-O`).  `--inputs` is an `.npz` whose keys are the
+graph instead (not with pass flags, `-p` or `-O`; on a model with `?` dims and no `--gears`,
+with the gears ge-tune chose).  `--inputs` is an `.npz` whose keys are the
 function's argument names (ONNX names when imported, `arg0`, ... otherwise); without it
 inputs are seeded random arrays (`--seed`): floats ~ U(-1, 1), integers in [0, 2) (valid
 token ids, masks and token types), booleans fair.  `--outputs` writes the outputs (keys: result
@@ -289,6 +290,21 @@ class GeRunMain(GeOptMain):
 
     # ---- pipeline -------------------------------------------------------------------------
 
+    def tuned_gears(self) -> list[str]:
+        """`--tuned` without `--gears` on a model with '?' dims: the gears ge-tune stored for
+        it (none when no dim is '?')."""
+        shapes = dict(shape_spec(spec) for spec in self.args.input_shape)
+        if self.args.input_file is None or all(None not in s for s in shapes.values()):
+            return []
+        try:
+            from ge_dialect.tune.study import tuned_gear_specs
+        except ImportError as e:
+            raise GeError(f"error: --tuned needs Optuna (the 'tune' extra): {e}") from None
+        try:
+            return tuned_gear_specs(self.tuned_storage(), self.args.input_file, shapes)
+        except GeError as e:
+            raise GeError(f"{self.get_input_name()}: {e}") from None
+
     def use_tuned_flags(self, flags: tuple[str, ...]) -> None:
         options = dict(zip(flags[::2], flags[1::2], strict=True))
         if "--hccl-algo" in options and self.args.hccl_algo is None:
@@ -358,6 +374,8 @@ class GeRunMain(GeOptMain):
         """`--input-shape` flags (`NAME=DIMS` or `NAME:DIMS`, a dim `?` sized by `--gears`)
         as the shapes of the first gear; `self.gears` gets every gear's (exit 2 when
         malformed)."""
+        if self.args.tuned is not None and not self.args.gears:
+            self.args.gears = self.tuned_gears()
         shapes, lists = dynamic_dims(self.args.input_shape, self.args.gears)
         by_dim = {(name, dim): sizes for name, dim, sizes, _ in lists}
         self.gears = []

@@ -27,13 +27,14 @@ from __future__ import annotations
 import multiprocessing
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import optuna
 from xdsl.dialects.builtin import ModuleOp
 
+from ge_dialect import api
 from ge_dialect.tune import space
 from ge_dialect.tune.evaluate import (
     Figures,
@@ -427,6 +428,49 @@ def best_flags_for(storage: str, module: ModuleOp) -> tuple[str, ...]:
     return tuple(str(f) for f in _tuned(storage, module).get("best_flags", ()))
 
 
+def tuned_gear_specs(
+    storage: str, model: str, shapes: Mapping[str, Sequence[int | None]]
+) -> list[str]:
+    """The `--gears` specs of the best setting stored for the ONNX `model` whose dynamic
+    dims are the `None` dims of `shapes` (ge-run `--tuned` without `--gears`): the studies
+    of a workload on those dims, by name, each tried by importing the model at its first
+    gear and matching the fingerprint."""
+    dims = sorted(
+        [name, d] for name, sizes in shapes.items() for d, s in enumerate(sizes) if s is None
+    )
+    for summary in sorted(_summaries(storage), key=lambda s: s.study_name):
+        fp = summary.user_attrs.get("fingerprint") or {}
+        flags = list(summary.user_attrs.get("best_flags") or ())
+        if sorted(fp.get("workload", {}).get("dims", [])) != dims:
+            continue
+        specs = [flags[k + 1] for k, flag in enumerate(flags[:-1]) if flag == "--gears"]
+        first = {}
+        for spec in specs:
+            left, _, sizes = spec.rpartition("=")
+            name, _, dim = left.rpartition(":")
+            first[name, int(dim)] = int(sizes.split(",")[0])
+        at = {
+            name: [first.get((name, d), 0) if s is None else s for d, s in enumerate(sizes)]
+            for name, sizes in shapes.items()
+        }
+        try:
+            key = fingerprint(api.load(model, input_shapes=at))["key"]
+        except GeError:
+            continue  # another model's study
+        if specs and key in _keys(fp):
+            return specs
+    raise TuneError(
+        f"error: '{storage}' holds no tuned gears for this model's '?' dims (give --gears)"
+    )
+
+
+def _summaries(storage: str) -> list[optuna.study.StudySummary]:
+    try:
+        return optuna.get_all_study_summaries(storage)
+    except Exception as e:
+        raise TuneError(f"error: cannot open storage '{storage}': {e}".splitlines()[0]) from None
+
+
 def _keys(fp: dict[str, Any]) -> list[str]:
     return [fp.get("key"), *fp.get("gear_keys", ())]
 
@@ -435,10 +479,7 @@ def _tuned(storage: str, module: ModuleOp) -> dict[str, Any]:
     """The user attributes of the study of `module`'s fingerprint with a stored best (the
     first by name when several objectives were tuned)."""
     key = fingerprint(module)["key"]  # a geared graph's study also knows each gear's key
-    try:
-        summaries = optuna.get_all_study_summaries(storage)
-    except Exception as e:
-        raise TuneError(f"error: cannot open storage '{storage}': {e}".splitlines()[0]) from None
+    summaries = _summaries(storage)
     found = [
         s
         for s in summaries

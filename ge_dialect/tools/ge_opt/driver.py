@@ -373,11 +373,7 @@ class GeOptMain(xDSLOptMain):
         (Optuna is imported only here)."""
         if self.args.tuned is None:
             return
-        storage = self.args.tuned
-        if "://" not in storage:  # a file: an SQLite database
-            if not os.path.isfile(storage):
-                raise GeError(f"{storage}: error: no such tuning database")
-            storage = "sqlite:///" + os.path.abspath(storage)
+        storage = self.tuned_storage()
         try:
             from ge_dialect.tune.study import best_flags_for, best_for
         except ImportError as e:
@@ -390,6 +386,15 @@ class GeOptMain(xDSLOptMain):
         self.args.passes = self._tuned_pipeline
         self.pass_flags = []
         self.setup_pipeline()
+
+    def tuned_storage(self) -> str:
+        """`--tuned`'s storage URL (a file is an SQLite database)."""
+        storage = self.args.tuned
+        if "://" not in storage:
+            if not os.path.isfile(storage):
+                raise GeError(f"{storage}: error: no such tuning database")
+            storage = "sqlite:///" + os.path.abspath(storage)
+        return storage
 
     def use_tuned_flags(self, flags: tuple[str, ...]) -> None:
         """The stored setting's run flags (`--hccl-algo`): ge-opt runs nothing, ge-run

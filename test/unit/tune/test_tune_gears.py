@@ -69,6 +69,22 @@ def test_the_best_gears_reproduce_gear_by_gear(model, tmp_path, capsys):
     )
     out = capsys.readouterr().out
     assert code == 0 and Counter(line.split(":")[0] for line in out.splitlines()) == {"gear x": 2}
+    # without --gears, --tuned runs the stored gears
+    code = ge_run([model, "--input-shape", "x=?x64", "--tuned", f"{tmp_path}/t.db"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert [int(n) for n in re.findall(r"^gear x:0=(\d+):", out, re.M)] == [g[0] for g in gears]
+    # a storage with only the static graph's study: one error line
+    static = api.load(model, input_shapes={"x": [4, 64]})
+    assert tune(static, trials=1, storage=f"sqlite:///{tmp_path}/o.db").trials == 1
+    code = ge_run([model, "--input-shape", "x=?x64", "--tuned", f"{tmp_path}/o.db"])
+    err = capsys.readouterr().err
+    assert code == 1 and err.endswith(
+        "holds no tuned gears for this model's '?' dims (give --gears)\n"
+    )
+    code = ge_run([model, "--input-shape", "x=?x64", "--tuned", f"{tmp_path}/none.db"])
+    err = capsys.readouterr().err
+    assert code == 1 and err.strip().endswith("no such tuning database")
 
 
 def test_sizes_a_setting_cannot_compile_are_never_its_gears(model, tmp_path):
