@@ -10,7 +10,9 @@
   earlier trials stay in the storage; so is Ray not being installed;
 - `workers=2` (local processes sharing the SQLite storage) runs the requested number of
   trials, and its best is at least as good as the baseline (trial 0); no process starts
-  when no trial is left for it, and a worker process that fails is one error line.
+  when no trial is left for it, and a worker process that fails is one error line; each
+  worker applies `patience` to its own trials;
+- a geared graph (a dynamic batch) runs on Ray to the same best, gears included.
 """
 
 from __future__ import annotations
@@ -217,3 +219,20 @@ def test_local_workers_apply_patience(tmp_path, inception):
         inception, trials=40, patience=2, storage=storage(tmp_path, "patient"), workers=2
     )
     assert len(trials_of(result.storage, result.study)) < 20
+
+
+def test_a_geared_study_on_ray_matches_the_in_process_one(tmp_path, local_ray):
+    """A graph with a dynamic batch ships to the Ray workers with its gears' graphs: the
+    same trials, gears and figures as in-process."""
+    from helpers.onnx_ref import dynamic_batch_mlp
+
+    from ge_dialect.tune.evaluate import load_geared
+
+    model = dynamic_batch_mlp(str(tmp_path / "mlp.onnx"))
+
+    def graph():
+        return load_geared(model, {"x": [None, 64]}, {("x", 0): [1, 2, 2, 8, 16]}, 2)
+
+    here = tune(graph(), trials=4, storage=storage(tmp_path, "here"), seed=0)
+    there = tune(graph(), trials=4, storage=storage(tmp_path, "ray"), seed=0, ray_address="auto")
+    assert there.best == here.best and there.best[0].figures.gears

@@ -8,7 +8,8 @@
 - warm start: a new study of a graph similar to an earlier one starts (after the baseline)
   from the earlier study's best setting, the nearest of several;
 - patience stops a study early; invalid settings are pruned with their reason and never
-  simulated; the same seed gives the same trials.
+  simulated; the same seed gives the same trials;
+- optuna-dashboard reads the storage as ge-tune writes it.
 """
 
 from __future__ import annotations
