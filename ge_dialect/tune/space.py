@@ -22,6 +22,10 @@ pipeline as a setting (trial 0 of every study).
     overlap                          overlap chunks, 1 for none (with ranks)
     hccl_algo                        the collectives' algorithm (with ranks; a ge-run flag)
 
+With a dynamic dim (ge-tune `--dim-sizes`) each setting also has dimension gears: they are
+not sampled but chosen for the setting's pipeline, exactly, from the measured sizes
+(`ge_dialect.tune.gears`), and print as ge-run's `--gears`.
+
 A plugin extends the space as pass plugins extend ge-opt: a Python file that calls
 `register(Parameter(...), apply=fn)` when loaded (`load_plugin(path)`, ge-tune
 `--space-plugin FILE`); `apply(setting, passes)` edits the list of pass specs.
