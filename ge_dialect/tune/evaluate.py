@@ -131,6 +131,14 @@ def load_geared(
     if len({len(sizes) for sizes in dim_sizes.values()}) != 1:
         raise ValueError("dim_sizes: give each dynamic dim a list of sizes, all of one length")
     dims = tuple(dim_sizes)
+    dynamic = [
+        (name, d) for name, sizes in shapes.items() for d, s in enumerate(sizes) if s is None
+    ]
+    if sorted(dynamic) != sorted(dims):
+        raise ValueError(
+            f"dim_sizes gives {sorted(dims)}, but the None dims of input_shapes are "
+            f"{sorted(dynamic)}"
+        )
     workload = Workload(dims, tuple(zip(*dim_sizes.values(), strict=True)), max_gears)
     modules = {}
     for point in workload.candidates():

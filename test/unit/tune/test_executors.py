@@ -215,9 +215,7 @@ def test_a_failing_worker_process_is_one_error_line(tmp_path, inception):
 def test_local_workers_apply_patience(tmp_path, inception):
     """Each worker process stops after `patience` of its own trials without a better value,
     long before the trials requested run out."""
-    result = tune(
-        inception, trials=40, patience=2, storage=storage(tmp_path, "patient"), workers=2
-    )
+    result = tune(inception, trials=40, patience=2, storage=storage(tmp_path, "patient"), workers=2)
     assert len(trials_of(result.storage, result.study)) < 20
 
 

@@ -82,7 +82,10 @@ def test_off_a_chain_the_greedy_choice_is_valid_and_beats_padding():
 def test_a_size_that_did_not_compile_is_no_gear():
     calls = ((1,), (3,), (3,), (4,))
     workload = Workload((("x", 0),), calls, 4)
-    cost: dict[tuple[int, ...], float] = {(1,): 1.0, (4,): 4.0}  # 3 did not compile: its calls pad to 4
+    cost: dict[tuple[int, ...], float] = {
+        (1,): 1.0,
+        (4,): 4.0,
+    }  # 3 did not compile: its calls pad to 4
     gears, value = choose(workload, cost)
     assert gears == [(1,), (4,)]
     assert value == pytest.approx((1 + 4 * 3) / 4)

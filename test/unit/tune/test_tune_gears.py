@@ -136,5 +136,7 @@ def test_api_tune_takes_dim_sizes(model, tmp_path):
         storage=f"sqlite:///{tmp_path}/api.db",
     )
     assert [g for g, _, _ in result.baseline.figures.gears] in ([(2,), (4,)], [(1,), (4,)])
+    with pytest.raises(ValueError, match=r"the None dims of input_shapes are \[\('x', 0\)\]"):
+        api.tune(model, input_shapes={"x": [None, 64]}, dim_sizes={("x", 1): [1, 2]})
     with pytest.raises(ValueError, match="all of one length"):
         api.tune(model, input_shapes={"x": [None, None]}, dim_sizes={("x", 0): [1], ("x", 1): []})
