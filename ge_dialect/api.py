@@ -490,16 +490,10 @@ def tune(
     calls take there}, for the `None` dims of `input_shapes`) each trial also chooses its
     dimension gears, at most `max_gears`.  Needs Optuna (the `tune` extra), imported only
     here."""
+    from ge_dialect.tune.evaluate import load_graph
     from ge_dialect.tune.study import tune as run_study
 
-    if dim_sizes:
-        from ge_dialect.tune.evaluate import load_geared
-
-        return run_study(load_geared(model, input_shapes or {}, dim_sizes, max_gears), **options)
-    if isinstance(model, ModuleOp):
-        return run_study(model, **options)
-    static = {n: [d for d in dims if d is not None] for n, dims in (input_shapes or {}).items()}
-    return run_study(load(model, input_shapes=static or None), **options)
+    return run_study(load_graph(model, input_shapes, dim_sizes, max_gears), **options)
 
 
 def reference(

@@ -41,7 +41,6 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from xdsl.dialects.builtin import ModuleOp
 
-from ge_dialect import api
 from ge_dialect.tools.ge_run import dynamic_dims
 from ge_dialect.tune.gears import MAX_GEARS, Workload
 from ge_dialect.utils.errors import GeError, UsageError
@@ -291,25 +290,15 @@ def run(argv: Sequence[str] | None) -> list[str]:
     return report(result, args.input, args.ranks, args.topology, args.input_shape, workload)
 
 
-def _load(path: str, shapes: dict[str, list[int]] | None) -> ModuleOp:
-    try:
-        return api.load(path, input_shapes=shapes)
-    except GeError as e:
-        raise GeError(str(e).splitlines()[0]) from None
-
-
 def load_graph(args: argparse.Namespace) -> Graph:
     """The input as ge-run loads it; with `--dim-sizes`, a geared graph: the workload and
     the model imported at each candidate gear."""
     shapes, lists = dynamic_dims(args.input_shape, args.dim_sizes, "--dim-sizes", "call")
-    if not lists:
-        static = {name: [d for d in dims if d is not None] for name, dims in shapes.items()}
-        return _load(args.input, static or None)
-    from ge_dialect.tune.evaluate import load_geared
+    from ge_dialect.tune.evaluate import load_graph as load
 
     by_dim = {(name, dim): sizes for name, dim, sizes, _ in lists}
     try:
-        return load_geared(args.input, shapes, by_dim, args.max_gears)
+        return load(args.input, shapes, by_dim, args.max_gears)
     except GeError as e:
         raise GeError(str(e).splitlines()[0]) from None
 

@@ -119,6 +119,22 @@ def measure_graph(
     return Figures(makespan, max(peak for _, _, peak in chosen), chosen, padded)
 
 
+def load_graph(
+    model: Any,
+    shapes: Mapping[str, Sequence[int | None]] | None = None,
+    dim_sizes: Mapping[tuple[str, int], Sequence[int]] | None = None,
+    max_gears: int = 4,
+) -> Graph:
+    """What ge-tune tunes: `model` (what `api.load` takes) at `shapes`, or with `dim_sizes`
+    for its `None` dims a geared graph (`load_geared`)."""
+    if dim_sizes:
+        return load_geared(model, shapes or {}, dim_sizes, max_gears)
+    if isinstance(model, ModuleOp):
+        return model
+    static = {name: [d for d in dims if d is not None] for name, dims in (shapes or {}).items()}
+    return api.load(model, input_shapes=static or None)
+
+
 def load_geared(
     model: Any,
     shapes: Mapping[str, Sequence[int | None]],

@@ -46,6 +46,7 @@ from ge_dialect.tune.evaluate import (
     measure_graph,
     ship,
 )
+from ge_dialect.tune.gears import Workload
 from ge_dialect.utils.errors import GeError
 
 optuna.logging.set_verbosity(optuna.logging.WARNING)
@@ -220,8 +221,9 @@ def _run_local(
 
 def _worker(args: tuple) -> None:
     """A local worker process: its own ask/tell loop on the shared storage."""
-    shipped, storage, name, objective, seed, ranks, trials, timeout, patience, topology = args[:10]
-    for path in args[10]:
+    (shipped, storage, name, objective, seed, ranks, trials, timeout, patience, topology,
+     plugins) = args  # fmt: skip
+    for path in plugins:
         space.load_plugin(path)
     graph = land(shipped)
     study = optuna.load_study(storage=storage, study_name=name, sampler=_sampler(objective, seed))
@@ -402,6 +404,7 @@ def _result(
     study.set_user_attr("best_params", dict(best[0].params))
     study.set_user_attr("best_pipeline", points[0].pipeline)
     study.set_user_attr("best_flags", list(points[0].flags))
+    study.set_user_attr("best_gears", [list(g) for g, _, _ in points[0].figures.gears])
     pruned = {
         t.number: t.user_attrs.get(PRUNED, "")
         for t in study.get_trials(deepcopy=False)
@@ -440,25 +443,21 @@ def tuned_gear_specs(
     )
     for summary in sorted(_summaries(storage), key=lambda s: s.study_name):
         fp = summary.user_attrs.get("fingerprint") or {}
-        flags = list(summary.user_attrs.get("best_flags") or ())
-        if sorted(fp.get("workload", {}).get("dims", [])) != dims:
+        gears = [tuple(g) for g in summary.user_attrs.get("best_gears") or ()]
+        workload = Workload(tuple((n, d) for n, d in fp.get("workload", {}).get("dims", [])), ())
+        if not gears or sorted(map(list, workload.dims)) != dims:
             continue
-        specs = [flags[k + 1] for k, flag in enumerate(flags[:-1]) if flag == "--gears"]
-        first = {}
-        for spec in specs:
-            left, _, sizes = spec.rpartition("=")
-            name, _, dim = left.rpartition(":")
-            first[name, int(dim)] = int(sizes.split(",")[0])
+        first = dict(zip(workload.dims, gears[0], strict=True))
         at = {
-            name: [first.get((name, d), 0) if s is None else s for d, s in enumerate(sizes)]
+            name: [first[name, d] if s is None else s for d, s in enumerate(sizes)]
             for name, sizes in shapes.items()
         }
         try:
             key = fingerprint(api.load(model, input_shapes=at))["key"]
         except GeError:
             continue  # another model's study
-        if specs and key in _keys(fp):
-            return specs
+        if key in _keys(fp):
+            return list(workload.gear_flags(gears)[1::2])
     raise TuneError(
         f"error: '{storage}' holds no tuned gears for this model's '?' dims (give --gears)"
     )
